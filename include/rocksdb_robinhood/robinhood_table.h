@@ -1,0 +1,61 @@
+// RobinHoodTable: a RocksDB table format for data that is bulk-loaded or
+// compacted and then read far more often than written. Each SST file is an
+// append log of entries plus a Robin Hood hash index over the user keys
+// (Sparkey's design), so a point lookup costs one short probe of the index and
+// one read of the entry. See docs/format.md for the byte layout.
+//
+// Use it from code:
+//   options.table_factory.reset(rocksdb::NewRobinHoodTableFactory());
+// or from configuration, once registered (RegisterRobinHoodTable, or by
+// loading librocksdb_robinhood.so, which registers itself):
+//   table_factory={id=RobinHoodTable;load_factor=0.85}
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "rocksdb/table.h"
+#include "rocksdb/utilities/object_registry.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+struct RobinHoodTableOptions {
+  static const char* kName() { return "RobinHoodTableOptions"; }
+
+  // Distinct user keys divided by hash slots. Higher saves index space and
+  // lengthens probes; Robin Hood placement keeps probes short up to about
+  // 0.95. Valid range: [0.05, 0.98].
+  double load_factor = 0.85;
+
+  // The sparse ordered index (used by Seek and by iterators) records one key
+  // in every `sparse_index_interval` entries, and the first entry of every
+  // log block. A Seek scans at most this many entries after a binary search.
+  // Valid range: [1, 65536].
+  uint32_t sparse_index_interval = 16;
+
+  // Target size in bytes of a log block, the unit of checksumming (and of
+  // compression). A block closes after the entry that reaches this size, so
+  // entries never straddle blocks. Valid range: [256, 64 MiB].
+  uint32_t log_block_size = 4096;
+
+  // Seed of the 64-bit XXH3 hash of user keys. Part of each file (recorded
+  // in it), so files written with different seeds are all readable.
+  uint64_t hash_seed = 0x526f62696e486f6fULL;  // "RobinHoo"
+};
+
+// The name under which the factory is registered and printed.
+constexpr char kRobinHoodTableName[] = "RobinHoodTable";
+
+// Returns a new factory. The caller owns it (wrap it in a shared_ptr).
+TableFactory* NewRobinHoodTableFactory(
+    const RobinHoodTableOptions& options = RobinHoodTableOptions());
+
+// Registers the factory with `library` under the id "RobinHoodTable", so
+// options strings and OPTIONS files can name it. Has the signature of an
+// ObjectLibrary::RegistrarFunc; returns the number of factories registered.
+int RegisterRobinHoodTable(ObjectLibrary& library, const std::string& arg);
+
+// Registers with ObjectLibrary::Default(). Safe to call more than once.
+void RegisterRobinHoodTableDefault();
+
+}  // namespace ROCKSDB_NAMESPACE

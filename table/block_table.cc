@@ -1,0 +1,86 @@
+#include "table/block_table.h"
+
+#include "table/robinhood_format.h"
+#include "util/coding.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+static_assert(kTrailerSize == 5, "BlockTable assumes a 5-byte trailer");
+
+void BlockTableBuilder::Add(uint64_t stored_bytes, uint64_t logical_bytes) {
+  PutVarint64(&records_, stored_bytes);
+  PutVarint64(&records_, logical_bytes);
+  ++count_;
+}
+
+std::string BlockTableBuilder::Finish() const {
+  std::string out;
+  PutVarint64(&out, count_);
+  out.append(records_);
+  return out;
+}
+
+Status BlockTable::Init(const Slice& contents, uint64_t log_file_bytes,
+                        uint64_t log_logical_bytes, uint32_t log_block_size,
+                        const std::string& file) {
+  auto bad = [&](const char* what) {
+    return Status::Corruption(file + ": block table: " + what);
+  };
+  Slice in = contents;
+  uint64_t count = 0;
+  // Each record takes at least 2 bytes, so a count beyond that is damage,
+  // caught before it sizes an allocation.
+  if (!GetVarint64(&in, &count) || count > in.size() / 2) {
+    return bad("bad block count");
+  }
+  file_offsets_.assign(1, 0);
+  logical_offsets_.assign(1, 0);
+  file_offsets_.reserve(count + 1);
+  logical_offsets_.reserve(count + 1);
+  for (uint64_t b = 0; b < count; ++b) {
+    uint64_t stored = 0, logical = 0;
+    if (!GetVarint64(&in, &stored) || !GetVarint64(&in, &logical)) {
+      return bad("truncated");
+    }
+    // Uncompressed blocks only in this format version: stored = logical +
+    // trailer. Blocks are never empty.
+    if (logical == 0 || stored != logical + kTrailer ||
+        stored > log_file_bytes - file_offsets_.back()) {
+      return bad("block size out of range");
+    }
+    if (b + 1 < count && logical < log_block_size) {
+      return bad("block smaller than the block size");
+    }
+    file_offsets_.push_back(file_offsets_.back() + stored);
+    logical_offsets_.push_back(logical_offsets_.back() + logical);
+  }
+  if (!in.empty()) return bad("trailing bytes");
+  if (file_offsets_.back() != log_file_bytes ||
+      logical_offsets_.back() != log_logical_bytes) {
+    return bad("block sizes do not add up to the log size");
+  }
+
+  page_shift_ = 8;
+  while (page_shift_ < 30 && (uint64_t{2} << page_shift_) <= log_block_size) {
+    ++page_shift_;
+  }
+  const uint64_t pages = (log_logical_bytes >> page_shift_) + 1;
+  page_first_block_.resize(pages);
+  size_t b = 0;
+  for (uint64_t p = 0; p < pages; ++p) {
+    const uint64_t start = p << page_shift_;
+    while (b + 1 < num_blocks() && logical_offsets_[b + 1] <= start) ++b;
+    page_first_block_[p] = static_cast<uint32_t>(b);
+  }
+  return Status::OK();
+}
+
+size_t BlockTable::MemoryUsage() const {
+  return (file_offsets_.capacity() + logical_offsets_.capacity()) *
+             sizeof(uint64_t) +
+         page_first_block_.capacity() * sizeof(uint32_t);
+}
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,78 @@
+// The block table: where each log block lies in the file and which range of
+// the uncompressed log (entry addresses) it holds.
+//
+// Section contents:
+//   varint64 block_count
+//   block_count x { varint64 stored_bytes    contents + 5-byte trailer
+//                   varint64 logical_bytes } uncompressed contents
+// Blocks are contiguous from file offset 0, so offsets are prefix sums.
+//
+// In memory, a page table maps an address to its block in O(1): every
+// block but the last holds at least log_block_size logical bytes, so a page
+// of 2^floor(log2(log_block_size)) bytes starts in at most two blocks.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rocksdb/slice.h"
+#include "rocksdb/status.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+class BlockTableBuilder {
+ public:
+  void Add(uint64_t stored_bytes, uint64_t logical_bytes);
+  uint64_t num_blocks() const { return count_; }
+  // Returns the section contents.
+  std::string Finish() const;
+  size_t MemoryUsage() const { return records_.capacity(); }
+
+ private:
+  std::string records_;
+  uint64_t count_ = 0;
+};
+
+struct BlockLocation {
+  uint64_t file_offset;     // of the block contents
+  uint64_t contents_bytes;  // stored, trailer excluded
+  uint64_t logical_offset;  // address of its first entry
+  uint64_t logical_bytes;
+};
+
+class BlockTable {
+ public:
+  // Decodes the section and checks it against the meta block's totals.
+  Status Init(const Slice& contents, uint64_t log_file_bytes,
+              uint64_t log_logical_bytes, uint32_t log_block_size,
+              const std::string& file);
+
+  size_t num_blocks() const { return file_offsets_.size() - 1; }
+  BlockLocation Get(size_t b) const {
+    return BlockLocation{
+        file_offsets_[b],
+        file_offsets_[b + 1] - file_offsets_[b] - kTrailer,
+        logical_offsets_[b],
+        logical_offsets_[b + 1] - logical_offsets_[b]};
+  }
+  // The block holding `address`. REQUIRES: address < logical size.
+  size_t Find(uint64_t address) const {
+    size_t b = page_first_block_[address >> page_shift_];
+    while (logical_offsets_[b + 1] <= address) ++b;
+    return b;
+  }
+  uint64_t logical_bytes() const { return logical_offsets_.back(); }
+  size_t MemoryUsage() const;
+
+ private:
+  static constexpr uint64_t kTrailer = 5;
+  std::vector<uint64_t> file_offsets_;     // num_blocks + 1, last = end
+  std::vector<uint64_t> logical_offsets_;  // num_blocks + 1, last = size
+  std::vector<uint32_t> page_first_block_;
+  uint32_t page_shift_ = 12;
+};
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,171 @@
+// The Robin Hood hash index over the distinct user keys of a file.
+//
+// A key's 64-bit hash h (XXH3 of the user key with the file's seed, low 8
+// bits cleared) is read as a fraction of 2^64 and multiplied by the capacity
+// C (home slots): home = (h * C) >> 64, frac = (h * C) mod 2^64. Homes rise
+// with h, so sorting the keys by h and placing each at max(home, previous
+// slot + 1) is a Robin Hood layout built in one pass with no shifting. Slots
+// are in hash order; keys past slot C - 1 go to overflow slots appended
+// after the table (no wrap-around).
+//
+// Slot: one little-endian uint64, A = address_bits (32 while the log is
+// under 4 GiB, up to 40):
+//   63                       A+8 A+7         A A-1                 0
+//   +-------------------------+-------------+----------------------+
+//   | tag: top 56-A bits of   | displacement| entry address + 1     |
+//   |      frac             | (255 = 255+)| (0 with 0 tag = empty)|
+//   +-------------------------+-------------+----------------------+
+// The all-zero word is an empty slot. The address is the entry's offset in
+// the uncompressed log (block_table.h maps it to a block).
+//
+// A lookup walks from the home slot for at most max_displacement + 1 slots
+// and stops early at an empty slot, at a slot whose displacement is smaller
+// than the distance walked (its home is after ours), or at a slot of the
+// same home with a larger tag (sorted). Only slots whose tag equals ours
+// send the lookup to the log: with a 24-bit tag, a miss touches the log
+// about once in 16 million probed slots of the same home.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "rocksdb/slice.h"
+#include "rocksdb/status.h"
+#include "util/coding.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+// The hash of the format: XXH3-64 of the key with `seed`, low 8 bits
+// cleared (the builder keeps those bits for the address, see
+// HashIndexBuilder). Known-answer vectors in tests/hash_index_test.cc.
+uint64_t KeyHash(const Slice& key, uint64_t seed);
+using HashFunction = uint64_t (*)(const Slice& key, uint64_t seed);
+
+constexpr uint32_t kMinAddressBits = 32;
+constexpr uint32_t kMaxAddressBits = 40;
+constexpr uint32_t kDisplacementBits = 8;
+constexpr uint64_t kSaturatedDisplacement = (1u << kDisplacementBits) - 1;
+constexpr size_t kSlotSize = 8;
+
+struct IndexGeometry {
+  uint64_t capacity = 1;  // home slots
+  uint64_t slots = 1;     // capacity + overflow slots
+  uint32_t address_bits = kMinAddressBits;
+  uint32_t max_displacement = 0;
+  uint64_t total_displacement = 0;  // sum over keys, for the mean
+  uint64_t keys = 0;
+
+  uint32_t tag_bits() const {
+    return 64 - kDisplacementBits - address_bits;
+  }
+};
+
+// Capacity for `keys` distinct keys at `load_factor`.
+uint64_t IndexCapacity(uint64_t keys, double load_factor);
+// Address bits for a log of `logical_bytes`; 0 if too large for the format.
+uint32_t AddressBitsFor(uint64_t logical_bytes);
+
+// Collects (hash, address) pairs in 12 bytes each and writes the slots in
+// one pass. Pairs are kept in fixed-size chunks (no reallocation doubling),
+// each sorted when full, and merged at Finish.
+class HashIndexBuilder {
+ public:
+  HashIndexBuilder();
+  ~HashIndexBuilder();
+
+  // REQUIRES: address < 2^40; `hash` has its low 8 bits clear.
+  void Add(uint64_t hash, uint64_t address);
+  uint64_t num_keys() const { return num_keys_; }
+
+  // Lays out the slots for a log of `logical_bytes` and passes them to
+  // `sink` in order, in pieces. Fills `*geometry`.
+  using Sink = std::function<Status(const Slice&)>;
+  Status Finish(double load_factor, uint64_t logical_bytes, const Sink& sink,
+                IndexGeometry* geometry);
+
+  // Bytes held now (the builder's index memory).
+  size_t MemoryUsage() const;
+
+ private:
+#pragma pack(push, 4)
+  struct Record {
+    uint64_t hash_and_high;  // hash | address bits 32..39
+    uint32_t address_low;
+    bool operator<(const Record& o) const {
+      return hash_and_high != o.hash_and_high ? hash_and_high < o.hash_and_high
+                                              : address_low < o.address_low;
+    }
+  };
+#pragma pack(pop)
+  static_assert(sizeof(Record) == 12, "a record must take 12 bytes");
+  static constexpr size_t kChunkRecords = 1 << 16;
+
+  std::vector<std::unique_ptr<Record[]>> chunks_;
+  size_t in_last_chunk_ = kChunkRecords;
+  uint64_t num_keys_ = 0;
+};
+
+// Reads slots in place (mmap) or from memory.
+class HashIndex {
+ public:
+  HashIndex() = default;
+  void Init(const char* slots, const IndexGeometry& geometry) {
+    slots_ = slots;
+    geo_ = geometry;
+    addr_shift_ = geometry.address_bits;
+    addr_mask_ = (uint64_t{1} << geometry.address_bits) - 1;
+    tag_shift_ = geometry.address_bits + kDisplacementBits;
+  }
+  const IndexGeometry& geometry() const { return geo_; }
+
+  uint64_t Home(uint64_t hash) const {
+    return static_cast<uint64_t>(
+        (static_cast<unsigned __int128>(hash) * geo_.capacity) >> 64);
+  }
+  uint64_t Slot(uint64_t i) const {
+    return DecodeFixed64(slots_ + i * kSlotSize);
+  }
+  void PrefetchHome(uint64_t hash) const {
+    __builtin_prefetch(slots_ + Home(hash) * kSlotSize);
+  }
+
+  // Calls `candidate(address)` for each slot that may hold `hash`, in slot
+  // order, until it returns true. Returns the number of slots read.
+  template <typename Candidate>
+  uint64_t Probe(uint64_t hash, Candidate&& candidate) const {
+    const uint64_t home = Home(hash);
+    const uint64_t tag = (hash * geo_.capacity) >> tag_shift_;
+    uint64_t end = home + geo_.max_displacement + 1;
+    if (end > geo_.slots) end = geo_.slots;
+    uint64_t i = home;
+    for (uint64_t d = 0; i < end; ++i, ++d) {
+      const uint64_t w = Slot(i);
+      if (w == 0) break;
+      const uint64_t disp = (w >> addr_shift_) & kSaturatedDisplacement;
+      const bool saturated = disp == kSaturatedDisplacement;
+      if (!saturated && disp < d) break;  // its home is after ours
+      if (disp == d || (saturated && d >= kSaturatedDisplacement)) {
+        const uint64_t t = w >> tag_shift_;
+        if (t == tag) {
+          if (candidate((w & addr_mask_) - 1)) return i - home + 1;
+        } else if (t > tag && !saturated) {
+          break;  // same home, later in hash order
+        }
+      }
+    }
+    return i - home + (i < end ? 1 : 0);
+  }
+
+ private:
+  const char* slots_ = nullptr;
+  IndexGeometry geo_;
+  uint32_t addr_shift_ = 32;
+  uint64_t addr_mask_ = 0;
+  uint32_t tag_shift_ = 40;
+};
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,65 @@
+#include "table/log_entry.h"
+
+#include "util/coding.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+void EncodeLogEntry(const Slice& user_key, SequenceNumber sequence,
+                    ValueType type, const Slice& value, std::string* dst) {
+  const uint32_t klen = static_cast<uint32_t>(user_key.size());
+  const uint32_t vlen = static_cast<uint32_t>(value.size());
+  if (sequence == 0 && type == kTypeValue) {
+    if (klen < kInlineKeyLengthLimit) {
+      dst->push_back(static_cast<char>(kCompactPutFlag | klen));
+    } else {
+      dst->push_back(static_cast<char>(kCompactPutFlag | kInlineKeyLengthLimit));
+      PutVarint32(dst, klen - kInlineKeyLengthLimit);
+    }
+    PutVarint32(dst, vlen);
+  } else {
+    dst->push_back(static_cast<char>(type));
+    PutVarint32(dst, klen);
+    PutVarint32(dst, vlen);
+    PutVarint64(dst, sequence);
+  }
+  dst->append(user_key.data(), user_key.size());
+  dst->append(value.data(), value.size());
+}
+
+const char* DecodeLogEntry(const char* p, const char* limit, LogEntry* entry) {
+  if (p >= limit) return nullptr;
+  const uint8_t tag = static_cast<uint8_t>(*p++);
+  uint32_t klen = 0;
+  uint32_t vlen = 0;
+  if (tag & kCompactPutFlag) {
+    klen = tag & kInlineKeyLengthLimit;
+    if (klen == kInlineKeyLengthLimit) {
+      uint32_t rest = 0;
+      p = GetVarint32Ptr(p, limit, &rest);
+      if (p == nullptr || rest > UINT32_MAX - kInlineKeyLengthLimit) {
+        return nullptr;
+      }
+      klen += rest;
+    }
+    p = GetVarint32Ptr(p, limit, &vlen);
+    if (p == nullptr) return nullptr;
+    entry->sequence = 0;
+    entry->type = kTypeValue;
+  } else {
+    p = GetVarint32Ptr(p, limit, &klen);
+    if (p != nullptr) p = GetVarint32Ptr(p, limit, &vlen);
+    uint64_t seq = 0;
+    if (p != nullptr) p = GetVarint64Ptr(p, limit, &seq);
+    if (p == nullptr || seq > kMaxSequenceNumber) return nullptr;
+    entry->sequence = seq;
+    entry->type = static_cast<ValueType>(tag);
+  }
+  if (static_cast<uint64_t>(limit - p) < uint64_t{klen} + vlen) return nullptr;
+  entry->user_key = Slice(p, klen);
+  entry->value = Slice(p + klen, vlen);
+  return p + klen + vlen;
+}
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

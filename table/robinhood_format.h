@@ -1,0 +1,143 @@
+// The fixed parts of a RobinHoodTable file: magic number, format version,
+// section trailers and the meta block. docs/format.md draws the whole file.
+//
+//   [log block 0] ... [log block n-1]      entries (log_entry.h), each block
+//                                           followed by a 5-byte trailer
+//   [hash index][trailer]                   slots (hash_index.h)
+//   [block table][trailer]                  block sizes (block_table.h)
+//   [sparse index][trailer]                 ordered keys (sparse_index.h)
+//   [range deletions][trailer]              tombstones (this file)
+//   [properties][trailer]                   RocksDB's standard block
+//   [metaindex][trailer]                    RocksDB's standard block
+//   [meta][trailer]                         TableMeta, below
+//   [footer]                                RocksDB's 53-byte footer
+//
+// Trailer (5 bytes), after every block and section:
+//   +------------------+--------------------------------------------+
+//   | type: 1 byte     | crc: fixed32 LE, masked CRC32C of the      |
+//   | (CompressionType)|      contents followed by the type byte    |
+//   +------------------+--------------------------------------------+
+// A BlockHandle names the contents only; the trailer follows it.
+//
+// The footer is RocksDB's (table/format.h), so RocksDB's own readers
+// (ReadTableProperties, sst_dump's property dump) find the metaindex and the
+// properties. Its "index handle" points at our meta block, whose trailer
+// guards it and which in turn holds the CRC32C of the footer's 53 bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "rocksdb/compression_type.h"
+#include "rocksdb/slice.h"
+#include "rocksdb/status.h"
+#include "table/format.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+// "RobinHoo" "d-table" in ASCII would not fit; these are the bytes of
+// "rh-table" (0x72 0x68 0x2d 0x74 0x61 0x62 0x6c 0x65) read as a little-endian
+// uint64, chosen to differ from every RocksDB magic number.
+constexpr uint64_t kMagicNumber = 0x656c6261742d6872ULL;
+
+// Our format version. Files of a greater version are refused. It is also
+// written as the footer's format_version, which RocksDB requires to be 1..5.
+constexpr uint32_t kFormatVersion = 1;
+
+constexpr size_t kTrailerSize = 1 + 4;  // type byte + masked crc32c
+constexpr size_t kFooterSize = Footer::kNewVersionsEncodedLength;  // 53
+
+// Names under which sections are listed in the metaindex (for tools), and
+// our user-collected properties.
+extern const char kMetaBlockName[];
+extern const char kPropFormatVersion[];
+extern const char kPropLoadFactor[];
+extern const char kPropMaxDisplacement[];
+extern const char kPropMeanDisplacement[];
+extern const char kPropIndexBytes[];
+extern const char kPropDistinctKeys[];
+extern const char kPropBuilderPeakBytes[];
+
+// Writes the trailer for `contents` (type byte and masked CRC) to `dst`.
+void AppendTrailer(const Slice& contents, CompressionType type,
+                   std::string* dst);
+// Same, for contents whose unmasked CRC32C was computed incrementally.
+void AppendTrailerFromCrc(uint32_t contents_crc, CompressionType type,
+                          std::string* dst);
+
+// Checks `trailer` (kTrailerSize bytes) against `contents`. `what` and
+// `offset` name the section in the error, e.g. "hash index" at 1234.
+Status VerifyTrailer(const Slice& contents, const char* trailer,
+                     const std::string& file, const char* what,
+                     uint64_t offset);
+
+// The handle of a section: offset and size of its contents.
+struct SectionHandle {
+  uint64_t offset = 0;
+  uint64_t size = 0;
+
+  void EncodeTo(std::string* dst) const;
+  bool DecodeFrom(Slice* input);
+  uint64_t end_with_trailer() const { return offset + size + kTrailerSize; }
+};
+
+// The meta block: everything a reader needs to interpret the other sections.
+// Fixed layout, all fields little-endian:
+//   format_version        fixed32
+//   flags                 fixed32   reserved, 0
+//   hash_seed             fixed64
+//   num_entries           fixed64   entries in the log
+//   num_keys              fixed64   distinct user keys (= used index slots)
+//   log_file_bytes        fixed64   log size in the file, trailers included
+//   log_logical_bytes     fixed64   sum of uncompressed block contents
+//   log_block_size        fixed32   target block size it was written with
+//   sparse_interval       fixed32
+//   index_capacity        fixed64   home slots
+//   index_slots           fixed64   home slots + overflow slots
+//   address_bits          fixed32   32..40
+//   max_displacement      fixed32
+//   index, block_table, sparse_index, range_dels, properties, metaindex:
+//                         6 x (fixed64 offset, fixed64 size)
+//   footer_crc            fixed32   masked CRC32C of the 53 footer bytes
+struct TableMeta {
+  uint32_t format_version = kFormatVersion;
+  uint32_t flags = 0;
+  uint64_t hash_seed = 0;
+  uint64_t num_entries = 0;
+  uint64_t num_keys = 0;
+  uint64_t log_file_bytes = 0;
+  uint64_t log_logical_bytes = 0;
+  uint32_t log_block_size = 0;
+  uint32_t sparse_interval = 0;
+  uint64_t index_capacity = 0;
+  uint64_t index_slots = 0;
+  uint32_t address_bits = 0;
+  uint32_t max_displacement = 0;
+  SectionHandle index;
+  SectionHandle block_table;
+  SectionHandle sparse_index;
+  SectionHandle range_dels;
+  SectionHandle properties;
+  SectionHandle metaindex;
+  uint32_t footer_crc = 0;
+
+  static constexpr size_t kEncodedLength = 4 * 2 + 8 * 5 + 4 * 2 + 8 * 2 +
+                                           4 * 2 + 6 * 16 + 4;
+
+  void EncodeTo(std::string* dst) const;
+  // Decodes and checks every invariant that does not need the other
+  // sections: versions, sizes adding up, sections inside `file_size`.
+  Status DecodeFrom(const Slice& input, uint64_t file_size,
+                    const std::string& file);
+};
+
+// Builds RocksDB's footer naming our metaindex and meta block.
+std::string BuildFooter(const SectionHandle& metaindex,
+                        const SectionHandle& meta);
+
+std::string CorruptionMessage(const std::string& file, const char* what,
+                              uint64_t offset);
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,270 @@
+#include "table/robinhood_table_builder.h"
+
+#include <algorithm>
+
+#include "rocksdb/merge_operator.h"
+#include "table/compat.h"
+#include "table/log_entry.h"
+#include "table/meta_blocks.h"
+#include "util/coding.h"
+#include "util/compression.h"
+#include "util/crc32c.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+RobinHoodTableBuilder::RobinHoodTableBuilder(
+    const RobinHoodTableOptions& options, const TableBuilderOptions& tbo,
+    WritableFileWriter* file, HashFunction hash)
+    : options_(options),
+      logger_(tbo.ioptions.logger),
+      file_(file),
+      hash_(hash) {
+  // `tbo` lives only as long as this call: take what Finish needs now.
+  for (auto& factory : *tbo.int_tbl_prop_collector_factories) {
+    collectors_.emplace_back(compat::NewCollector(factory.get(), tbo));
+  }
+  props_.column_family_id = tbo.column_family_id;
+  props_.column_family_name = tbo.column_family_name;
+  props_.oldest_key_time = tbo.oldest_key_time;
+  props_.file_creation_time = tbo.file_creation_time;
+  props_.orig_file_number = tbo.cur_file_num;
+  props_.db_id = tbo.db_id;
+  props_.db_session_id = tbo.db_session_id;
+  props_.db_host_id = tbo.ioptions.db_host_id;
+  if (!ReifyDbHostIdProperty(tbo.ioptions.env, &props_.db_host_id).ok()) {
+    props_.db_host_id.clear();
+  }
+  props_.format_version = kFormatVersion;
+  const auto& io = tbo.ioptions;
+  props_.comparator_name =
+      io.user_comparator ? io.user_comparator->Name() : "nullptr";
+  props_.merge_operator_name =
+      io.merge_operator ? io.merge_operator->Name() : "nullptr";
+  props_.prefix_extractor_name =
+      tbo.moptions.prefix_extractor ? tbo.moptions.prefix_extractor->AsString()
+                                    : "nullptr";
+  props_.compression_name = CompressionTypeToString(kNoCompression);
+  std::string names = "[";
+  for (size_t i = 0; i < io.table_properties_collector_factories.size(); ++i) {
+    if (i > 0) names += ",";
+    names += io.table_properties_collector_factories[i]->Name();
+  }
+  props_.property_collectors_names = names + "]";
+  block_.reserve(options_.log_block_size + options_.log_block_size / 4);
+}
+
+RobinHoodTableBuilder::~RobinHoodTableBuilder() = default;
+
+void RobinHoodTableBuilder::Append(const Slice& data) {
+  if (!ok()) return;
+  io_status_ = file_->Append(data);
+  if (!io_status_.ok()) {
+    status_ = io_status_;
+    return;
+  }
+  offset_ += data.size();
+}
+
+void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
+  if (!ok()) return;
+  ParsedInternalKey ikey;
+  Status s = ParseInternalKey(key, &ikey, /*log_err_key=*/false);
+  if (!s.ok()) {
+    status_ = s;
+    return;
+  }
+  if (ikey.user_key.size() > UINT32_MAX || value.size() > UINT32_MAX) {
+    status_ = Status::InvalidArgument("RobinHoodTable: key or value over 4 GiB");
+    return;
+  }
+  if (ikey.type == kTypeRangeDeletion) {
+    PutLengthPrefixedSlice(&range_dels_, key);
+    PutLengthPrefixedSlice(&range_dels_, value);
+    props_.num_range_deletions++;
+    props_.raw_key_size += key.size();
+    props_.raw_value_size += value.size();
+    NotifyCollectTableCollectorsOnAdd(key, value, offset_, collectors_,
+                                      logger_);
+    return;
+  }
+  if (static_cast<uint8_t>(ikey.type) & kCompactPutFlag) {
+    status_ = Status::NotSupported("RobinHoodTable: value type " +
+                                   std::to_string(ikey.type));
+    return;
+  }
+
+  if (props_.num_entries == 0 || ikey.user_key != Slice(last_user_key_)) {
+    if (logical_offset_ >> kMaxAddressBits) {
+      status_ = Status::NotSupported(
+          "RobinHoodTable: a file's log is limited to 1 TiB");
+      return;
+    }
+    index_.Add(hash_(ikey.user_key, options_.hash_seed), logical_offset_);
+    last_user_key_.assign(ikey.user_key.data(), ikey.user_key.size());
+  }
+  if (block_.empty() ||
+      entries_since_sparse_ >= options_.sparse_index_interval) {
+    sparse_.Add(key, logical_offset_);
+    entries_since_sparse_ = 0;
+  }
+  const size_t before = block_.size();
+  EncodeLogEntry(ikey.user_key, ikey.sequence, ikey.type, value, &block_);
+  logical_offset_ += block_.size() - before;
+  entries_since_sparse_++;
+
+  props_.num_entries++;
+  props_.raw_key_size += key.size();
+  props_.raw_value_size += value.size();
+  if (ikey.type == kTypeDeletion || ikey.type == kTypeSingleDeletion ||
+      ikey.type == kTypeDeletionWithTimestamp) {
+    props_.num_deletions++;
+  } else if (ikey.type == kTypeMerge) {
+    props_.num_merge_operands++;
+  }
+  NotifyCollectTableCollectorsOnAdd(key, value, offset_, collectors_,
+                                    logger_);
+  if (block_.size() >= options_.log_block_size) FlushBlock();
+}
+
+void RobinHoodTableBuilder::FlushBlock() {
+  if (block_.empty() || !ok()) return;
+  const uint64_t contents = block_.size();
+  AppendTrailer(block_, kNoCompression, &block_);
+  Append(block_);
+  block_table_.Add(block_.size(), contents);
+  props_.num_data_blocks++;
+  block_.clear();
+  TrackMemory();
+}
+
+void RobinHoodTableBuilder::TrackMemory() {
+  peak_memory_ = std::max(peak_memory_, index_.MemoryUsage() +
+                                            sparse_.MemoryUsage() +
+                                            block_table_.MemoryUsage() +
+                                            range_dels_.capacity() +
+                                            last_user_key_.capacity());
+}
+
+void RobinHoodTableBuilder::WriteSection(const Slice& contents,
+                                         SectionHandle* handle) {
+  handle->offset = offset_;
+  handle->size = contents.size();
+  std::string trailer;
+  AppendTrailer(contents, kNoCompression, &trailer);
+  Append(contents);
+  Append(trailer);
+}
+
+void RobinHoodTableBuilder::WriteIndex(IndexGeometry* geometry,
+                                       SectionHandle* handle) {
+  handle->offset = offset_;
+  uint32_t crc = 0;
+  Status s = index_.Finish(
+      options_.load_factor, logical_offset_,
+      [&](const Slice& slots) {
+        crc = crc32c::Extend(crc, slots.data(), slots.size());
+        Append(slots);
+        return status_;
+      },
+      geometry);
+  if (!s.ok() && ok()) status_ = s;
+  handle->size = geometry->slots * kSlotSize;
+  std::string trailer;
+  AppendTrailerFromCrc(crc, kNoCompression, &trailer);
+  Append(trailer);
+}
+
+void RobinHoodTableBuilder::WriteProperties(const IndexGeometry& geo,
+                                            SectionHandle* handle) {
+
+  auto& user = props_.user_collected_properties;
+  user[kPropFormatVersion] = std::to_string(kFormatVersion);
+  user[kPropLoadFactor] =
+      std::to_string(geo.keys / static_cast<double>(geo.capacity));
+  user[kPropMaxDisplacement] = std::to_string(geo.max_displacement);
+  user[kPropMeanDisplacement] = std::to_string(
+      geo.keys ? geo.total_displacement / static_cast<double>(geo.keys) : 0.0);
+  user[kPropIndexBytes] = std::to_string(geo.slots * kSlotSize);
+  user[kPropDistinctKeys] = std::to_string(geo.keys);
+  user[kPropBuilderPeakBytes] = std::to_string(peak_memory_);
+
+  PropertyBlockBuilder builder;
+  builder.AddTableProperty(props_);
+  builder.Add(user);
+  NotifyCollectTableCollectorsOnFinish(collectors_, logger_, &builder);
+  WriteSection(builder.Finish(), handle);
+}
+
+Status RobinHoodTableBuilder::Finish() {
+  closed_ = true;
+  FlushBlock();
+  TrackMemory();
+  TableMeta meta;
+  meta.hash_seed = options_.hash_seed;
+  meta.num_entries = props_.num_entries;
+  meta.num_keys = index_.num_keys();
+  meta.log_file_bytes = offset_;
+  meta.log_logical_bytes = logical_offset_;
+  meta.log_block_size = options_.log_block_size;
+  meta.sparse_interval = options_.sparse_index_interval;
+  props_.data_size = offset_;
+
+  IndexGeometry geo;
+  WriteIndex(&geo, &meta.index);
+  meta.index_capacity = geo.capacity;
+  meta.index_slots = geo.slots;
+  meta.address_bits = geo.address_bits;
+  meta.max_displacement = geo.max_displacement;
+
+  WriteSection(block_table_.Finish(), &meta.block_table);
+  const std::string sparse = sparse_.Finish();
+  WriteSection(sparse, &meta.sparse_index);
+  std::string range_dels;
+  PutVarint64(&range_dels, props_.num_range_deletions);
+  range_dels.append(range_dels_);
+  WriteSection(range_dels, &meta.range_dels);
+  props_.index_size = meta.index.size + meta.block_table.size +
+                      meta.sparse_index.size + 3 * kTrailerSize;
+  WriteProperties(geo, &meta.properties);
+
+  MetaIndexBuilder metaindex;
+  metaindex.Add(kPropertiesBlockName,
+                BlockHandle(meta.properties.offset, meta.properties.size));
+  WriteSection(metaindex.Finish(), &meta.metaindex);
+
+  const SectionHandle meta_handle{offset_, TableMeta::kEncodedLength};
+  const std::string footer = BuildFooter(meta.metaindex, meta_handle);
+  meta.footer_crc = crc32c::Mask(crc32c::Value(footer.data(), footer.size()));
+  std::string encoded;
+  meta.EncodeTo(&encoded);
+  SectionHandle written;
+  WriteSection(encoded, &written);
+  Append(footer);
+  return status_;
+}
+
+uint64_t RobinHoodTableBuilder::EstimatedFileSize() const {
+  const uint64_t keys = index_.num_keys();
+  return offset_ + block_.size() +
+         static_cast<uint64_t>(keys / options_.load_factor) * kSlotSize +
+         sparse_.MemoryUsage();
+}
+
+std::string RobinHoodTableBuilder::GetFileChecksum() const {
+  return file_ ? file_->GetFileChecksum() : kUnknownFileChecksum;
+}
+
+const char* RobinHoodTableBuilder::GetFileChecksumFuncName() const {
+  return file_ ? file_->GetFileChecksumFuncName()
+               : kUnknownFileChecksumFuncName;
+}
+
+void RobinHoodTableBuilder::SetSeqnoTimeTableProperties(
+    const std::string& encoded_mapping, uint64_t oldest_ancestor_time) {
+  props_.seqno_to_time_mapping = encoded_mapping;
+  props_.creation_time = oldest_ancestor_time;
+}
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

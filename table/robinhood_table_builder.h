@@ -1,0 +1,88 @@
+// Writes one RobinHoodTable file: entries go to the log as they arrive,
+// block by block; the hash index, block table, sparse index, range
+// deletions, properties and meta follow at Finish (robinhood_format.h).
+//
+// Memory while building, beyond the current log block: 12 bytes per
+// distinct user key for the hash index (hash_index.h), the sparse index
+// (one key per sparse_index_interval entries), ~4 bytes per log block for
+// the block table, and the range tombstones.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rocksdb_robinhood/robinhood_table.h"
+#include "table/block_table.h"
+#include "table/hash_index.h"
+#include "table/robinhood_format.h"
+#include "table/sparse_index.h"
+#include "table/table_builder.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+class RobinHoodTableBuilder : public TableBuilder {
+ public:
+  // REQUIRES: `options` validated (RobinHoodTableFactory does it).
+  // `hash` replaces the format's hash in tests that force collisions.
+  RobinHoodTableBuilder(const RobinHoodTableOptions& options,
+                        const TableBuilderOptions& tbo,
+                        WritableFileWriter* file,
+                        HashFunction hash = &KeyHash);
+  ~RobinHoodTableBuilder() override;
+
+  // REQUIRES: keys arrive in internal-key order; Finish/Abandon not called.
+  void Add(const Slice& key, const Slice& value) override;
+  Status status() const override { return status_; }
+  IOStatus io_status() const override { return io_status_; }
+  Status Finish() override;
+  void Abandon() override { closed_ = true; }
+  uint64_t NumEntries() const override { return props_.num_entries; }
+  uint64_t FileSize() const override { return offset_; }
+  uint64_t EstimatedFileSize() const override;
+  TableProperties GetTableProperties() const override { return props_; }
+  std::string GetFileChecksum() const override;
+  const char* GetFileChecksumFuncName() const override;
+  void SetSeqnoTimeTableProperties(const std::string& encoded_mapping,
+                                   uint64_t oldest_ancestor_time) override;
+
+  // Peak bytes held for the index structures so far (not the log block).
+  size_t PeakMemoryUsage() const { return peak_memory_; }
+
+ private:
+  bool ok() const { return status_.ok(); }
+  void FlushBlock();
+  void Append(const Slice& data);
+  void WriteSection(const Slice& contents, SectionHandle* handle);
+  void WriteIndex(IndexGeometry* geometry, SectionHandle* handle);
+  void WriteProperties(const IndexGeometry& geometry, SectionHandle* handle);
+  void TrackMemory();
+
+  const RobinHoodTableOptions options_;
+  Logger* const logger_;
+  WritableFileWriter* const file_;
+  const HashFunction hash_;
+  std::vector<std::unique_ptr<IntTblPropCollector>> collectors_;
+
+  Status status_;
+  IOStatus io_status_;
+  bool closed_ = false;
+
+  uint64_t offset_ = 0;          // bytes written to the file
+  uint64_t logical_offset_ = 0;  // address of the next entry
+  std::string block_;            // contents of the open log block
+  uint64_t entries_since_sparse_ = 0;
+  std::string last_user_key_;
+
+  HashIndexBuilder index_;
+  BlockTableBuilder block_table_;
+  SparseIndexBuilder sparse_;
+  std::string range_dels_;
+  size_t peak_memory_ = 0;
+
+  TableProperties props_;
+};
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,139 @@
+#include "table/robinhood_table_iterator.h"
+
+#include <algorithm>
+
+#include "table/robinhood_table_reader.h"
+#include "util/coding.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+namespace {
+constexpr size_t kNoBlock = ~size_t{0};
+}  // namespace
+
+RobinHoodTableIterator::RobinHoodTableIterator(
+    const RobinHoodTableReader* table, const ReadOptions& ro)
+    : table_(table),
+      verify_(ro.verify_checksums),
+      block_(kNoBlock),
+      buf_(new std::string) {}
+
+bool RobinHoodTableIterator::LoadBlock(size_t b) {
+  if (b >= table_->blocks().num_blocks()) {
+    Invalidate(Status::OK());
+    return false;
+  }
+  if (b == block_) return true;
+  block_ = kNoBlock;
+  offsets_.clear();
+  if (IsValuePinned() && !buf_->empty()) {
+    pinned_iters_mgr_->PinPtr(buf_.release(), [](void* p) {
+      delete static_cast<std::string*>(p);
+    });
+    buf_.reset(new std::string);
+  }
+  Status s = table_->ReadBlock(b, verify_, buf_.get(), &contents_);
+  if (!s.ok()) {
+    Invalidate(s);
+    return false;
+  }
+  const char* p = contents_.data();
+  const char* limit = p + contents_.size();
+  LogEntry e;
+  while (p < limit) {
+    offsets_.push_back(static_cast<size_t>(p - contents_.data()));
+    p = DecodeLogEntry(p, limit, &e);
+    if (p == nullptr) {
+      const BlockLocation loc = table_->blocks().Get(b);
+      Invalidate(Status::Corruption(CorruptionMessage(
+          table_->file_name(), "log entry does not decode",
+          loc.file_offset + offsets_.back())));
+      return false;
+    }
+  }
+  block_ = b;
+  block_address_ = table_->blocks().Get(b).logical_offset;
+  return true;
+}
+
+void RobinHoodTableIterator::ParseCurrent() {
+  const char* p = contents_.data() + offsets_[index_];
+  DecodeLogEntry(p, contents_.data() + contents_.size(), &entry_);
+  key_.assign(entry_.user_key.data(), entry_.user_key.size());
+  PutFixed64(&key_, PackSequenceAndType(table_->Surfaced(entry_.sequence),
+                                        entry_.type));
+  valid_ = true;
+}
+
+void RobinHoodTableIterator::SeekToFirst() {
+  status_ = Status::OK();
+  if (!LoadBlock(0)) return;
+  index_ = 0;
+  ParseCurrent();
+}
+
+void RobinHoodTableIterator::SeekToLast() {
+  status_ = Status::OK();
+  const size_t n = table_->blocks().num_blocks();
+  if (n == 0 || !LoadBlock(n - 1)) {
+    Invalidate(Status::OK());
+    return;
+  }
+  index_ = offsets_.size() - 1;
+  ParseCurrent();
+}
+
+void RobinHoodTableIterator::Seek(const Slice& target) {
+  status_ = Status::OK();
+  if (table_->blocks().num_blocks() == 0) {
+    Invalidate(Status::OK());
+    return;
+  }
+  const uint64_t address = table_->sparse_index().SeekAddress(target);
+  if (!LoadBlock(table_->blocks().Find(address))) return;
+  index_ = static_cast<size_t>(
+      std::lower_bound(offsets_.begin(), offsets_.end(),
+                       address - block_address_) -
+      offsets_.begin());
+  if (index_ == offsets_.size()) {
+    Invalidate(Status::Corruption(table_->file_name() +
+                                  ": sparse index points inside an entry"));
+    return;
+  }
+  ParseCurrent();
+  while (valid_ && table_->icmp().Compare(key_, target) < 0) Next();
+}
+
+void RobinHoodTableIterator::SeekForPrev(const Slice& target) {
+  Seek(target);
+  if (!valid_) {
+    if (!status_.ok()) return;
+    SeekToLast();
+  }
+  while (valid_ && table_->icmp().Compare(key_, target) > 0) Prev();
+}
+
+void RobinHoodTableIterator::Next() {
+  if (++index_ == offsets_.size()) {
+    if (!LoadBlock(block_ + 1)) return;
+    index_ = 0;
+  }
+  ParseCurrent();
+}
+
+void RobinHoodTableIterator::Prev() {
+  if (index_ == 0) {
+    if (block_ == 0 || !LoadBlock(block_ - 1)) {
+      Invalidate(Status::OK());
+      return;
+    }
+    index_ = offsets_.size() - 1;
+  } else {
+    --index_;
+  }
+  ParseCurrent();
+}
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

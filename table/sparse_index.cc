@@ -1,0 +1,86 @@
+#include "table/sparse_index.h"
+
+#include "util/coding.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+void SparseIndexBuilder::Add(const Slice& internal_key, uint64_t address) {
+  PutLengthPrefixedSlice(&records_, internal_key);
+  PutVarint64(&records_, address - last_address_);
+  last_address_ = address;
+  ++count_;
+}
+
+std::string SparseIndexBuilder::Finish() const {
+  std::string out;
+  PutVarint64(&out, count_);
+  out.append(records_);
+  return out;
+}
+
+Status SparseIndex::Init(const Slice& contents, uint64_t log_logical_bytes,
+                         const InternalKeyComparator* icmp,
+                         const std::string& file) {
+  auto bad = [&](const char* what) {
+    return Status::Corruption(file + ": sparse index: " + what);
+  };
+  icmp_ = icmp;
+  Slice in = contents;
+  uint64_t count = 0;
+  // A record takes at least 1 + 8 + 1 bytes.
+  if (!GetVarint64(&in, &count) || count > in.size() / 10) {
+    return bad("bad record count");
+  }
+  keys_.clear();
+  keys_.reserve(in.size());
+  key_offsets_.assign(1, 0);
+  key_offsets_.reserve(count + 1);
+  addresses_.clear();
+  addresses_.reserve(count);
+  uint64_t address = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    Slice key;
+    uint64_t delta = 0;
+    if (!GetLengthPrefixedSlice(&in, &key) || !GetVarint64(&in, &delta)) {
+      return bad("truncated");
+    }
+    if (key.size() < kNumInternalBytes) return bad("key too short");
+    if (i == 0 ? delta != 0 : delta > log_logical_bytes - address) {
+      return bad("address out of order");
+    }
+    address += delta;
+    if (address >= log_logical_bytes) return bad("address past the log");
+    if (i > 0 && icmp_->Compare(this->key(i - 1), key) >= 0) {
+      return bad("keys out of order");
+    }
+    keys_.append(key.data(), key.size());
+    key_offsets_.push_back(keys_.size());
+    addresses_.push_back(address);
+  }
+  if (!in.empty()) return bad("trailing bytes");
+  if ((count == 0) != (log_logical_bytes == 0)) return bad("record count");
+  return Status::OK();
+}
+
+uint64_t SparseIndex::SeekAddress(const Slice& target) const {
+  // First record >= target; the one before it is < target.
+  size_t lo = 0, hi = size();
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (icmp_->Compare(key(mid), target) < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo == 0 ? 0 : addresses_[lo - 1];
+}
+
+size_t SparseIndex::MemoryUsage() const {
+  return keys_.capacity() + key_offsets_.capacity() * sizeof(size_t) +
+         addresses_.capacity() * sizeof(uint64_t);
+}
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,62 @@
+// The sparse ordered index: the internal key and address of the first entry
+// of every log block, and of every `sparse_index_interval`-th entry, in log
+// order. Seek binary-searches it, then scans at most an interval of entries.
+//
+// Section contents:
+//   varint64 record_count
+//   record_count x { varint32 key_length, internal key (user key + 8-byte
+//                    packed sequence and type, as RocksDB stores it),
+//                    varint64 address delta from the previous record }
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "rocksdb/slice.h"
+#include "rocksdb/status.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+class SparseIndexBuilder {
+ public:
+  void Add(const Slice& internal_key, uint64_t address);
+  std::string Finish() const;
+  size_t MemoryUsage() const { return records_.capacity(); }
+
+ private:
+  std::string records_;
+  uint64_t count_ = 0;
+  uint64_t last_address_ = 0;
+};
+
+class SparseIndex {
+ public:
+  // Copies the records into memory and checks them: keys are internal keys
+  // in non-decreasing order, addresses rise and lie inside the log.
+  Status Init(const Slice& contents, uint64_t log_logical_bytes,
+              const InternalKeyComparator* icmp, const std::string& file);
+
+  size_t size() const { return addresses_.size(); }
+  Slice key(size_t i) const {
+    return Slice(keys_.data() + key_offsets_[i],
+                 key_offsets_[i + 1] - key_offsets_[i]);
+  }
+  uint64_t address(size_t i) const { return addresses_[i]; }
+
+  // Address of the last record whose key is < `target` (an entry >= target
+  // lies after it); 0 if none is.
+  uint64_t SeekAddress(const Slice& target) const;
+  size_t MemoryUsage() const;
+
+ private:
+  const InternalKeyComparator* icmp_ = nullptr;
+  std::string keys_;
+  std::vector<size_t> key_offsets_;  // size() + 1
+  std::vector<uint64_t> addresses_;
+};
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE
