@@ -1,0 +1,486 @@
+// Table-level tests: RobinHoodTableBuilder writes a file, RobinHoodTableReader
+// reads it back, and every answer is checked against a std::map model of
+// the internal entries, over a matrix of key and value sizes, table
+// options, hash functions and mmap on/off.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "file/random_access_file_reader.h"
+#include "file/writable_file_writer.h"
+#include "options/cf_options.h"
+#include "rocksdb/env.h"
+#include "rocksdb/file_system.h"
+#include "rocksdb/options.h"
+#include "table/get_context.h"
+#include "table/meta_blocks.h"
+#include "table/robinhood_format.h"
+#include "table/robinhood_table_builder.h"
+#include "table/robinhood_table_reader.h"
+#include "table/scoped_arena_iterator.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+namespace {
+
+#define ASSERT_OK(expr)                          \
+  do {                                           \
+    const Status _s = (expr);                    \
+    ASSERT_TRUE(_s.ok()) << _s.ToString();       \
+  } while (0)
+#define EXPECT_OK(expr)                          \
+  do {                                           \
+    const Status _s = (expr);                    \
+    EXPECT_TRUE(_s.ok()) << _s.ToString();       \
+  } while (0)
+
+using Entries = std::vector<std::pair<std::string, std::string>>;
+
+std::string IKey(const std::string& user_key, SequenceNumber seq,
+                 ValueType type) {
+  std::string k;
+  AppendInternalKey(&k, ParsedInternalKey(user_key, seq, type));
+  return k;
+}
+
+uint64_t ConstantHash(const Slice&, uint64_t) { return 0x5500; }
+uint64_t TwoBitHash(const Slice& key, uint64_t seed) {
+  return KeyHash(key, seed) & (uint64_t{3} << 62);
+}
+
+class Harness {
+ public:
+  explicit Harness(bool mmap) : mmap_(mmap) {
+    options_.allow_mmap_reads = mmap;
+    ioptions_.reset(new ImmutableOptions(options_));
+    moptions_.reset(new MutableCFOptions(options_));
+    path_ = testing::TempDir() + "/rh_table_test_" +
+            std::to_string(reinterpret_cast<uintptr_t>(this)) + ".sst";
+  }
+  ~Harness() { options_.env->DeleteFile(path_); }
+
+  const InternalKeyComparator& icmp() const { return icmp_; }
+  const std::string& path() const { return path_; }
+  const ImmutableOptions& ioptions() const { return *ioptions_; }
+
+  Status Build(const Entries& entries, const RobinHoodTableOptions& opts,
+               HashFunction hash = &KeyHash, size_t* peak = nullptr) {
+    std::unique_ptr<FSWritableFile> f;
+    Status s = ioptions_->fs->NewWritableFile(path_, FileOptions(), &f,
+                                              nullptr);
+    if (!s.ok()) return s;
+    WritableFileWriter writer(std::move(f), path_, FileOptions());
+    IntTblPropCollectorFactories factories;
+    TableBuilderOptions tbo(*ioptions_, *moptions_, icmp_, &factories,
+                            kNoCompression, CompressionOptions(), 0,
+                            "default", -1);
+    RobinHoodTableBuilder builder(opts, tbo, &writer, hash);
+    for (const auto& e : entries) builder.Add(e.first, e.second);
+    s = builder.Finish();
+    if (peak) *peak = builder.PeakMemoryUsage();
+    EXPECT_EQ(builder.NumEntries(), CountPoint(entries));
+    if (s.ok()) s = writer.Close();
+    if (s.ok()) EXPECT_EQ(builder.FileSize(), FileSize());
+    return s;
+  }
+
+  uint64_t FileSize() const {
+    uint64_t size = 0;
+    EXPECT_TRUE(options_.env->GetFileSize(path_, &size).ok());
+    return size;
+  }
+
+  Status Open(std::unique_ptr<TableReader>* out, HashFunction hash = &KeyHash,
+              SequenceNumber largest_seqno = 0) {
+    FileOptions fo;
+    fo.use_mmap_reads = mmap_;
+    std::unique_ptr<FSRandomAccessFile> raf;
+    Status s = ioptions_->fs->NewRandomAccessFile(path_, fo, &raf, nullptr);
+    if (!s.ok()) return s;
+    std::unique_ptr<RandomAccessFileReader> reader(
+        new RandomAccessFileReader(std::move(raf), path_));
+    return RobinHoodTableReader::Open(*ioptions_, icmp_, std::move(reader),
+                                      FileSize(), largest_seqno, out, hash);
+  }
+
+  std::string ReadFileBytes() const {
+    std::string data;
+    EXPECT_TRUE(ReadFileToString(options_.env, path_, &data).ok());
+    return data;
+  }
+
+  static uint64_t CountPoint(const Entries& entries) {
+    uint64_t n = 0;
+    for (const auto& e : entries) {
+      n += ExtractValueType(e.first) != kTypeRangeDeletion;
+    }
+    return n;
+  }
+
+ private:
+  const bool mmap_;
+  Options options_;
+  std::unique_ptr<ImmutableOptions> ioptions_;
+  std::unique_ptr<MutableCFOptions> moptions_;
+  InternalKeyComparator icmp_{BytewiseComparator()};
+  std::string path_;
+};
+
+// Sorted internal entries: the model.
+Entries Sorted(Entries entries, const InternalKeyComparator& icmp) {
+  std::sort(entries.begin(), entries.end(),
+            [&](const auto& a, const auto& b) {
+              return icmp.Compare(a.first, b.first) < 0;
+            });
+  return entries;
+}
+
+// What a Get of `user_key` at snapshot `snap` must answer, for tables of
+// puts and deletes.
+GetContext::GetState Expected(const Entries& model, const std::string& user_key,
+                              SequenceNumber snap, std::string* value) {
+  for (const auto& e : model) {
+    ParsedInternalKey p;
+    EXPECT_TRUE(ParseInternalKey(e.first, &p, false).ok());
+    if (p.user_key != user_key || p.sequence > snap) continue;
+    if (p.type == kTypeValue) {
+      *value = e.second;
+      return GetContext::kFound;
+    }
+    return GetContext::kDeleted;
+  }
+  return GetContext::kNotFound;
+}
+
+void CheckGet(TableReader* table, const Entries& model,
+              const std::string& user_key, SequenceNumber snap) {
+  PinnableSlice value;
+  SequenceNumber max_covering = 0;
+  MergeContext merge_context;
+  GetContext ctx(BytewiseComparator(), nullptr, nullptr, nullptr,
+                 GetContext::kNotFound, user_key, &value, nullptr, nullptr,
+                 &merge_context, true, &max_covering,
+                 SystemClock::Default().get());
+  ReadOptions ro;
+  ASSERT_OK(table->Get(ro, IKey(user_key, snap, kValueTypeForSeek), &ctx,
+                       nullptr));
+  std::string expected_value;
+  auto expected = Expected(model, user_key, snap, &expected_value);
+  ASSERT_EQ(ctx.State(), expected) << Slice(user_key).ToString(true) << "@"
+                                   << snap;
+  if (expected == GetContext::kFound) {
+    ASSERT_EQ(value.ToString(), expected_value);
+  }
+}
+
+// Every iterator move, compared with the model.
+void CheckIterator(TableReader* table, const Entries& model,
+                   const InternalKeyComparator& icmp, std::mt19937_64* rng) {
+  ReadOptions ro;
+  std::unique_ptr<InternalIterator> it(table->NewIterator(
+      ro, nullptr, nullptr, false, TableReaderCaller::kUncategorized));
+  size_t i = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next(), ++i) {
+    ASSERT_LT(i, model.size());
+    ASSERT_EQ(it->key().ToString(), model[i].first) << i;
+    ASSERT_EQ(it->value().ToString(), model[i].second) << i;
+  }
+  ASSERT_OK(it->status());
+  ASSERT_EQ(i, model.size());
+  i = model.size();
+  for (it->SeekToLast(); it->Valid(); it->Prev()) {
+    ASSERT_GT(i, 0u);
+    --i;
+    ASSERT_EQ(it->key().ToString(), model[i].first) << i;
+  }
+  ASSERT_OK(it->status());
+  ASSERT_EQ(i, 0u);
+
+  // Seek and SeekForPrev to every key, and to keys between them.
+  std::vector<std::string> targets;
+  for (const auto& e : model) {
+    targets.push_back(e.first);
+    std::string before = ExtractUserKey(e.first).ToString();
+    targets.push_back(IKey(before, kMaxSequenceNumber, kValueTypeForSeek));
+    targets.push_back(IKey(before + '\0', kMaxSequenceNumber,
+                           kValueTypeForSeek));
+  }
+  targets.push_back(IKey("", kMaxSequenceNumber, kValueTypeForSeek));
+  targets.push_back(IKey("\xff\xff\xff", 0, kTypeValue));
+  std::shuffle(targets.begin(), targets.end(), *rng);
+  if (targets.size() > 3000) targets.resize(3000);
+  for (const auto& t : targets) {
+    auto lb = std::lower_bound(model.begin(), model.end(), t,
+                               [&](const auto& e, const std::string& k) {
+                                 return icmp.Compare(e.first, k) < 0;
+                               });
+    it->Seek(t);
+    ASSERT_OK(it->status());
+    ASSERT_EQ(it->Valid(), lb != model.end());
+    if (it->Valid()) {
+      ASSERT_EQ(it->key().ToString(), lb->first);
+      // A step each way from a seek.
+      it->Prev();
+      if (lb == model.begin()) {
+        ASSERT_FALSE(it->Valid());
+      } else {
+        ASSERT_TRUE(it->Valid());
+        ASSERT_EQ(it->key().ToString(), (lb - 1)->first);
+        it->Next();
+        ASSERT_EQ(it->key().ToString(), lb->first);
+      }
+    }
+    auto ub = std::upper_bound(model.begin(), model.end(), t,
+                               [&](const std::string& k, const auto& e) {
+                                 return icmp.Compare(k, e.first) < 0;
+                               });
+    it->SeekForPrev(t);
+    ASSERT_OK(it->status());
+    ASSERT_EQ(it->Valid(), ub != model.begin());
+    if (it->Valid()) ASSERT_EQ(it->key().ToString(), (ub - 1)->first);
+  }
+}
+
+struct Param {
+  const char* name;
+  size_t keys;
+  size_t key_min, key_max;
+  size_t value_min, value_max;
+  int versions;  // max versions of a key
+  bool binary;
+  double load_factor;
+  uint32_t block_size;
+  uint32_t interval;
+  HashFunction hash;
+};
+
+class TableRoundTrip
+    : public testing::TestWithParam<std::tuple<Param, bool>> {};
+
+Entries MakeEntries(const Param& p, std::mt19937_64* rng) {
+  std::map<std::string, int> keys;
+  std::uniform_int_distribution<size_t> klen(p.key_min, p.key_max);
+  std::uniform_int_distribution<size_t> vlen(p.value_min, p.value_max);
+  while (keys.size() < p.keys) {
+    std::string k(klen(*rng), 'a');
+    for (auto& c : k) {
+      c = p.binary ? static_cast<char>((*rng)() & 0xff)
+                   : static_cast<char>('a' + (*rng)() % 26);
+    }
+    if (keys.size() + 1 < p.keys || p.keys == 1) {
+      keys[k] = 1 + static_cast<int>((*rng)() % p.versions);
+    } else {
+      keys[k] = 1;
+    }
+  }
+  Entries entries;
+  SequenceNumber seq = 1000000;
+  for (const auto& kv : keys) {
+    for (int v = 0; v < kv.second; ++v) {
+      // Mostly bottommost-style puts with sequence 0; versions otherwise.
+      ValueType type = kTypeValue;
+      SequenceNumber s = kv.second == 1 && (*rng)() % 2 ? 0 : seq--;
+      if (kv.second > 1 && (*rng)() % 4 == 0) {
+        type = (*rng)() % 2 ? kTypeDeletion : kTypeSingleDeletion;
+      }
+      std::string value(type == kTypeValue ? vlen(*rng) : 0, 'v');
+      for (auto& c : value) c = static_cast<char>('A' + (*rng)() % 26);
+      entries.emplace_back(IKey(kv.first, s, type), value);
+    }
+  }
+  return entries;
+}
+
+TEST_P(TableRoundTrip, MatchesModel) {
+  const Param& p = std::get<0>(GetParam());
+  const bool mmap = std::get<1>(GetParam());
+  std::mt19937_64 rng(p.keys * 31 + p.key_max);
+  Harness h(mmap);
+  Entries model = Sorted(MakeEntries(p, &rng), h.icmp());
+  RobinHoodTableOptions opts;
+  opts.load_factor = p.load_factor;
+  opts.log_block_size = p.block_size;
+  opts.sparse_index_interval = p.interval;
+  ASSERT_OK(h.Build(model, opts, p.hash));
+  std::unique_ptr<TableReader> table;
+  ASSERT_OK(h.Open(&table, p.hash));
+
+  auto props = table->GetTableProperties();
+  ASSERT_EQ(props->num_entries, model.size());
+  CheckIterator(table.get(), model, h.icmp(), &rng);
+
+  std::vector<std::string> user_keys;
+  for (const auto& e : model) {
+    std::string uk = ExtractUserKey(e.first).ToString();
+    if (user_keys.empty() || user_keys.back() != uk) user_keys.push_back(uk);
+  }
+  for (size_t i = 0; i < user_keys.size(); ++i) {
+    if (user_keys.size() > 2000 && i % 7 != 0) continue;
+    CheckGet(table.get(), model, user_keys[i], kMaxSequenceNumber);
+    CheckGet(table.get(), model, user_keys[i], 999990);
+    CheckGet(table.get(), model, user_keys[i] + "\x01", kMaxSequenceNumber);
+  }
+  CheckGet(table.get(), model, "absent key", kMaxSequenceNumber);
+  ASSERT_OK(table->VerifyChecksum(ReadOptions(),
+                                  TableReaderCaller::kUncategorized));
+}
+
+const Param kParams[] = {
+    {"one_entry", 1, 8, 8, 4, 4, 1, false, 0.85, 4096, 16, &KeyHash},
+    {"empty_key_value", 1, 0, 0, 0, 0, 1, false, 0.85, 4096, 16, &KeyHash},
+    {"small", 300, 1, 12, 0, 20, 1, false, 0.85, 4096, 16, &KeyHash},
+    {"cuckoo_like", 5000, 8, 8, 4, 4, 1, true, 0.98, 4096, 16, &KeyHash},
+    {"sparkey_like", 5000, 8, 32, 100, 100, 1, false, 0.85, 4096, 16,
+     &KeyHash},
+    {"versions", 2000, 4, 16, 0, 50, 6, false, 0.5, 256, 1, &KeyHash},
+    {"long_keys", 500, 120, 300, 0, 10, 3, true, 0.85, 512, 3, &KeyHash},
+    {"big_values", 60, 4, 8, 5000, 40000, 2, false, 0.85, 1024, 16,
+     &KeyHash},
+    {"all_one_hash", 300, 2, 10, 0, 30, 3, true, 0.85, 256, 4,
+     &ConstantHash},
+    {"two_bit_hash", 2000, 2, 10, 0, 30, 2, false, 0.7, 4096, 16,
+     &TwoBitHash},
+};
+
+INSTANTIATE_TEST_CASE_P(
+    Matrix, TableRoundTrip,
+    testing::Combine(testing::ValuesIn(kParams), testing::Bool()),
+    [](const testing::TestParamInfo<std::tuple<Param, bool>>& info) {
+      return std::string(std::get<0>(info.param).name) +
+             (std::get<1>(info.param) ? "_mmap" : "_pread");
+    });
+
+TEST(TableTest, SameInputSameBytes) {
+  std::mt19937_64 rng(1);
+  Harness a(false), b(false);
+  Param p = kParams[5];
+  Entries model = Sorted(MakeEntries(p, &rng), a.icmp());
+  ASSERT_OK(a.Build(model, RobinHoodTableOptions()));
+  ASSERT_OK(b.Build(model, RobinHoodTableOptions()));
+  EXPECT_EQ(a.ReadFileBytes(), b.ReadFileBytes());
+}
+
+TEST(TableTest, EmptyTableAndRangeDeletionsOnly) {
+  for (bool with_tombstone : {false, true}) {
+    Harness h(false);
+    Entries entries;
+    if (with_tombstone) {
+      entries.emplace_back(IKey("b", 5, kTypeRangeDeletion), "d");
+    }
+    ASSERT_OK(h.Build(entries, RobinHoodTableOptions()));
+    std::unique_ptr<TableReader> table;
+    ASSERT_OK(h.Open(&table));
+    std::unique_ptr<InternalIterator> it(table->NewIterator(
+        ReadOptions(), nullptr, nullptr, false,
+        TableReaderCaller::kUncategorized));
+    it->SeekToFirst();
+    EXPECT_FALSE(it->Valid());
+    it->SeekToLast();
+    EXPECT_FALSE(it->Valid());
+    it->Seek(IKey("a", kMaxSequenceNumber, kValueTypeForSeek));
+    EXPECT_FALSE(it->Valid());
+    EXPECT_OK(it->status());
+    CheckGet(table.get(), {}, "a", kMaxSequenceNumber);
+    std::unique_ptr<FragmentedRangeTombstoneIterator> del(
+        table->NewRangeTombstoneIterator(ReadOptions()));
+    if (with_tombstone) {
+      ASSERT_NE(del, nullptr);
+      del->SeekToFirst();
+      ASSERT_TRUE(del->Valid());
+      EXPECT_EQ(del->start_key().ToString(), "b");
+      EXPECT_EQ(del->end_key().ToString(), "d");
+      EXPECT_EQ(del->seq(), 5u);
+    } else {
+      EXPECT_EQ(del, nullptr);
+    }
+  }
+}
+
+TEST(TableTest, RocksDBReadsOurProperties) {
+  // RocksDB's own property reader, built into the library we link, reads
+  // the block: proof that our build flags give the same struct layouts.
+  Harness h(false);
+  std::mt19937_64 rng(3);
+  Entries model = Sorted(MakeEntries(kParams[4], &rng), h.icmp());
+  ASSERT_OK(h.Build(model, RobinHoodTableOptions()));
+  std::unique_ptr<FSRandomAccessFile> raf;
+  ASSERT_OK(h.ioptions().fs->NewRandomAccessFile(h.path(), FileOptions(), &raf,
+                                                 nullptr));
+  RandomAccessFileReader reader(std::move(raf), h.path());
+  std::unique_ptr<TableProperties> props;
+  ASSERT_OK(ReadTableProperties(&reader, h.FileSize(), kMagicNumber,
+                                h.ioptions(), &props));
+  EXPECT_EQ(props->num_entries, model.size());
+  EXPECT_EQ(props->num_data_blocks > 0, true);
+  EXPECT_EQ(props->comparator_name, BytewiseComparator()->Name());
+  EXPECT_EQ(props->user_collected_properties.at(kPropDistinctKeys),
+            std::to_string(model.size()));
+  EXPECT_EQ(props->user_collected_properties.count(kPropMaxDisplacement), 1u);
+  uint64_t raw_keys = 0;
+  for (const auto& e : model) raw_keys += e.first.size();
+  EXPECT_EQ(props->raw_key_size, raw_keys);
+}
+
+TEST(TableTest, OverheadOfCompactedPuts) {
+  // Sequence 0 puts of 16-byte keys and 100-byte values: 3 bytes an entry
+  // in the log (the brief's bound), plus block trailers.
+  Harness h(false);
+  Entries entries;
+  for (int i = 0; i < 10000; ++i) {
+    char k[17];
+    snprintf(k, sizeof(k), "%016d", i);
+    entries.emplace_back(IKey(k, 0, kTypeValue), std::string(100, 'x'));
+  }
+  ASSERT_OK(h.Build(entries, RobinHoodTableOptions()));
+  std::unique_ptr<TableReader> table;
+  ASSERT_OK(h.Open(&table));
+  auto* rh = static_cast<RobinHoodTableReader*>(table.get());
+  EXPECT_EQ(rh->meta().log_logical_bytes, 10000u * (16 + 100 + 2));
+  // 8-byte slots: capacity 10000 / 0.85, plus overflow past the end.
+  EXPECT_EQ(rh->meta().index_capacity, 11765u);
+  EXPECT_EQ(rh->meta().index.size, 8 * rh->meta().index_slots);
+  EXPECT_LE(rh->meta().index_slots,
+            rh->meta().index_capacity + rh->meta().max_displacement + 1);
+}
+
+TEST(TableTest, BuilderMemoryIsBoundedPerKey) {
+  Harness h(false);
+  Entries entries;
+  const int n = 300000;
+  for (int i = 0; i < n; ++i) {
+    char k[17];
+    snprintf(k, sizeof(k), "%016d", i);
+    entries.emplace_back(IKey(k, 0, kTypeValue), "v");
+  }
+  size_t peak = 0;
+  ASSERT_OK(h.Build(entries, RobinHoodTableOptions(), &KeyHash, &peak));
+  // 12 bytes a key for the hash index (in 64K-record chunks), plus the
+  // sparse index (a 24-byte key every 16 entries) and the block table.
+  EXPECT_LE(peak, static_cast<size_t>(n) * 12 + 786432 + n / 16 * 26 +
+                      n / 100 * 4 + 65536);
+}
+
+TEST(TableTest, GlobalSeqnoRules) {
+  // Tables without the external-file properties ignore largest_seqno.
+  Harness h(false);
+  ASSERT_OK(h.Build({{IKey("k", 0, kTypeValue), "v"}},
+                    RobinHoodTableOptions()));
+  std::unique_ptr<TableReader> table;
+  ASSERT_OK(h.Open(&table, &KeyHash, 77));
+  std::unique_ptr<InternalIterator> it(table->NewIterator(
+      ReadOptions(), nullptr, nullptr, false,
+      TableReaderCaller::kUncategorized));
+  it->SeekToFirst();
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(GetInternalKeySeqno(it->key()), 0u);
+}
+
+}  // namespace
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE
