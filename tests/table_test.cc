@@ -86,7 +86,9 @@ class Harness {
     if (peak) *peak = builder.PeakMemoryUsage();
     EXPECT_EQ(builder.NumEntries(), CountPoint(entries));
     if (s.ok()) s = writer.Close();
-    if (s.ok()) EXPECT_EQ(builder.FileSize(), FileSize());
+    if (s.ok()) {
+      EXPECT_EQ(builder.FileSize(), FileSize());
+    }
     return s;
   }
 
@@ -243,7 +245,9 @@ void CheckIterator(TableReader* table, const Entries& model,
     it->SeekForPrev(t);
     ASSERT_OK(it->status());
     ASSERT_EQ(it->Valid(), ub != model.begin());
-    if (it->Valid()) ASSERT_EQ(it->key().ToString(), (ub - 1)->first);
+    if (it->Valid()) {
+      ASSERT_EQ(it->key().ToString(), (ub - 1)->first);
+    }
   }
 }
 
