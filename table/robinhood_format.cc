@@ -7,6 +7,8 @@ namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
 const char kMetaBlockName[] = "rocksdb.robinhood.meta";
+// 7.8.3's TableProperties has no factory name; tools find it here.
+const char kPropFactoryName[] = "rocksdb.robinhood.factory";
 const char kPropFormatVersion[] = "rocksdb.robinhood.format.version";
 const char kPropLoadFactor[] = "rocksdb.robinhood.load.factor";
 const char kPropMaxDisplacement[] = "rocksdb.robinhood.max.displacement";

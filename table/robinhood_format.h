@@ -51,6 +51,7 @@ constexpr size_t kFooterSize = Footer::kNewVersionsEncodedLength;  // 53
 // Names under which sections are listed in the metaindex (for tools), and
 // our user-collected properties.
 extern const char kMetaBlockName[];
+extern const char kPropFactoryName[];
 extern const char kPropFormatVersion[];
 extern const char kPropLoadFactor[];
 extern const char kPropMaxDisplacement[];

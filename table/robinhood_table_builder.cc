@@ -179,6 +179,7 @@ void RobinHoodTableBuilder::WriteProperties(const IndexGeometry& geo,
                                             SectionHandle* handle) {
 
   auto& user = props_.user_collected_properties;
+  user[kPropFactoryName] = kRobinHoodTableName;
   user[kPropFormatVersion] = std::to_string(kFormatVersion);
   user[kPropLoadFactor] =
       std::to_string(geo.keys / static_cast<double>(geo.capacity));
