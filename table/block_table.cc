@@ -43,9 +43,8 @@ Status BlockTable::Init(const Slice& contents, uint64_t log_file_bytes,
     if (!GetVarint64(&in, &stored) || !GetVarint64(&in, &logical)) {
       return bad("truncated");
     }
-    // Uncompressed blocks only in this format version: stored = logical +
-    // trailer. Blocks are never empty.
-    if (logical == 0 || stored != logical + kTrailer ||
+    // Blocks are never empty, and never stored larger than raw.
+    if (logical == 0 || stored <= kTrailer || stored > logical + kTrailer ||
         stored > log_file_bytes - file_offsets_.back()) {
       return bad("block size out of range");
     }

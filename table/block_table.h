@@ -5,6 +5,8 @@
 //   varint64 block_count
 //   block_count x { varint64 stored_bytes    contents + 5-byte trailer
 //                   varint64 logical_bytes } uncompressed contents
+// stored_bytes == logical_bytes + 5 for a raw block; a compressed block is
+// always smaller (it is stored raw otherwise).
 // Blocks are contiguous from file offset 0, so offsets are prefix sums.
 //
 // In memory, a page table maps an address to its block in O(1): every
@@ -40,6 +42,9 @@ struct BlockLocation {
   uint64_t contents_bytes;  // stored, trailer excluded
   uint64_t logical_offset;  // address of its first entry
   uint64_t logical_bytes;
+  // A block is stored compressed only when that makes it smaller, so the
+  // sizes tell: equal sizes mean raw entries.
+  bool compressed() const { return contents_bytes != logical_bytes; }
 };
 
 class BlockTable {

@@ -46,6 +46,10 @@ constexpr uint64_t kMagicNumber = 0x656c6261742d6872ULL;
 constexpr uint32_t kFormatVersion = 1;
 
 constexpr size_t kTrailerSize = 1 + 4;  // type byte + masked crc32c
+// RocksDB's compressed-block framing (a varint32 of the uncompressed size
+// before the codec's data, where the codec lacks one), as in block-based
+// tables of format_version >= 2.
+constexpr uint32_t kCompressFormatVersion = 2;
 constexpr size_t kFooterSize = Footer::kNewVersionsEncodedLength;  // 53
 
 // Names under which sections are listed in the metaindex (for tools), and

@@ -18,6 +18,11 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
     WritableFileWriter* file, HashFunction hash)
     : options_(options),
       logger_(tbo.ioptions.logger),
+      compression_(CompressionTypeSupported(tbo.compression_type)
+                       ? tbo.compression_type
+                       : kNoCompression),
+      compression_opts_(tbo.compression_opts),
+      compression_ctx_(compression_),
       file_(file),
       hash_(hash) {
   // `tbo` lives only as long as this call: take what Finish needs now.
@@ -44,7 +49,9 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
   props_.prefix_extractor_name =
       tbo.moptions.prefix_extractor ? tbo.moptions.prefix_extractor->AsString()
                                     : "nullptr";
-  props_.compression_name = CompressionTypeToString(kNoCompression);
+  props_.compression_name = CompressionTypeToString(compression_);
+  CompressionOptions opts_copy = compression_opts_;  // takes a non-const ref
+  props_.compression_options = CompressionOptionsToString(opts_copy);
   std::string names = "[";
   for (size_t i = 0; i < io.table_properties_collector_factories.size(); ++i) {
     if (i > 0) names += ",";
@@ -129,10 +136,23 @@ void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
 
 void RobinHoodTableBuilder::FlushBlock() {
   if (block_.empty() || !ok()) return;
-  const uint64_t contents = block_.size();
-  AppendTrailer(block_, kNoCompression, &block_);
-  Append(block_);
-  block_table_.Add(block_.size(), contents);
+  const uint64_t logical = block_.size();
+  std::string* out = &block_;
+  CompressionType type = kNoCompression;
+  if (compression_ != kNoCompression) {
+    compressed_.clear();
+    CompressionInfo info(compression_opts_, compression_ctx_,
+                         CompressionDict::GetEmptyDict(), compression_,
+                         /*sample_for_compression=*/0);
+    if (CompressData(block_, info, kCompressFormatVersion, &compressed_) &&
+        compressed_.size() < logical - logical / 8) {
+      out = &compressed_;
+      type = compression_;
+    }
+  }
+  AppendTrailer(*out, type, out);
+  Append(*out);
+  block_table_.Add(out->size(), logical);
   props_.num_data_blocks++;
   block_.clear();
   TrackMemory();

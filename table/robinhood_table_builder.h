@@ -2,6 +2,9 @@
 // block by block; the hash index, block table, sparse index, range
 // deletions, properties and meta follow at Finish (robinhood_format.h).
 //
+// Entries are compressed per block when the column family asks for it
+// (TableBuilderOptions::compression_type).
+//
 // Memory while building, beyond the current log block: 12 bytes per
 // distinct user key for the hash index (hash_index.h), the sparse index
 // (one key per sparse_index_interval entries), ~4 bytes per log block for
@@ -18,6 +21,7 @@
 #include "table/robinhood_format.h"
 #include "table/sparse_index.h"
 #include "table/table_builder.h"
+#include "util/compression.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
@@ -61,6 +65,12 @@ class RobinHoodTableBuilder : public TableBuilder {
 
   const RobinHoodTableOptions options_;
   Logger* const logger_;
+  // Log blocks are compressed with the column family's codec, block by
+  // block, and stored raw when that saves less than 1/8.
+  const CompressionType compression_;
+  const CompressionOptions compression_opts_;
+  CompressionContext compression_ctx_;
+  std::string compressed_;
   WritableFileWriter* const file_;
   const HashFunction hash_;
   std::vector<std::unique_ptr<IntTblPropCollector>> collectors_;

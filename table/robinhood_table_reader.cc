@@ -7,6 +7,7 @@
 #include "table/sst_file_writer_collectors.h"
 #include "table/robinhood_table_iterator.h"
 #include "util/coding.h"
+#include "util/compression.h"
 #include "util/crc32c.h"
 #include "util/vector_iterator.h"
 
@@ -331,10 +332,28 @@ Status RobinHoodTableReader::ReadBlock(size_t b, bool verify, std::string* buf,
     if (!s.ok()) return s;
     MarkVerified(b);
   }
-  if (static_cast<CompressionType>(trailer[0]) != kNoCompression) {
+  const auto type = static_cast<CompressionType>(trailer[0]);
+  if ((type == kNoCompression) == loc.compressed()) {
+    return Status::Corruption(CorruptionMessage(
+        file_name(), "log block: compression type disagrees with its size",
+        loc.file_offset));
+  }
+  if (type == kNoCompression) return Status::OK();
+  if (!CompressionTypeSupported(type)) {
     return Status::Corruption(CorruptionMessage(
         file_name(), "log block: unknown compression type", loc.file_offset));
   }
+  UncompressionContext context(type);
+  UncompressionInfo info(context, UncompressionDict::GetEmptyDict(), type);
+  size_t size = 0;
+  CacheAllocationPtr out = UncompressData(
+      info, contents->data(), contents->size(), &size, kCompressFormatVersion);
+  if (!out || size != loc.logical_bytes) {
+    return Status::Corruption(CorruptionMessage(
+        file_name(), "log block does not decompress", loc.file_offset));
+  }
+  buf->assign(out.get(), size);
+  *contents = Slice(*buf);
   return Status::OK();
 }
 
@@ -355,7 +374,7 @@ Status RobinHoodTableReader::Lookup(const Slice& user_key, uint64_t hash,
     const BlockLocation loc = blocks_.Get(b);
     const uint64_t in_block = address - loc.logical_offset;
     Slice view;
-    if (mmap_ || (verify && !IsVerified(b))) {
+    if (mmap_ || loc.compressed() || (verify && !IsVerified(b))) {
       Slice contents;
       s = ReadBlock(b, verify, buf, &contents);
       if (!s.ok()) return true;

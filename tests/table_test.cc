@@ -70,16 +70,19 @@ class Harness {
   const ImmutableOptions& ioptions() const { return *ioptions_; }
 
   Status Build(const Entries& entries, const RobinHoodTableOptions& opts,
-               HashFunction hash = &KeyHash, size_t* peak = nullptr) {
+               HashFunction hash = &KeyHash, size_t* peak = nullptr,
+               CompressionType compression = kNoCompression) {
     std::unique_ptr<FSWritableFile> f;
     Status s = ioptions_->fs->NewWritableFile(path_, FileOptions(), &f,
                                               nullptr);
     if (!s.ok()) return s;
     WritableFileWriter writer(std::move(f), path_, FileOptions());
     IntTblPropCollectorFactories factories;
+    // TableBuilderOptions keeps references: these must outlive it.
+    const CompressionOptions compression_opts;
+    const std::string cf_name = "default";
     TableBuilderOptions tbo(*ioptions_, *moptions_, icmp_, &factories,
-                            kNoCompression, CompressionOptions(), 0,
-                            "default", -1);
+                            compression, compression_opts, 0, cf_name, -1);
     RobinHoodTableBuilder builder(opts, tbo, &writer, hash);
     for (const auto& e : entries) builder.Add(e.first, e.second);
     s = builder.Finish();
@@ -262,6 +265,7 @@ struct Param {
   uint32_t block_size;
   uint32_t interval;
   HashFunction hash;
+  CompressionType compression = kNoCompression;
 };
 
 class TableRoundTrip
@@ -295,6 +299,10 @@ Entries MakeEntries(const Param& p, std::mt19937_64* rng) {
       }
       std::string value(type == kTypeValue ? vlen(*rng) : 0, 'v');
       for (auto& c : value) c = static_cast<char>('A' + (*rng)() % 26);
+      if (p.compression != kNoCompression && (*rng)() % 4 != 0) {
+        // Mostly compressible, so most blocks are stored compressed.
+        for (size_t j = 0; j < value.size(); ++j) value[j] = "abcd"[j % 4];
+      }
       entries.emplace_back(IKey(kv.first, s, type), value);
     }
   }
@@ -311,12 +319,23 @@ TEST_P(TableRoundTrip, MatchesModel) {
   opts.load_factor = p.load_factor;
   opts.log_block_size = p.block_size;
   opts.sparse_index_interval = p.interval;
-  ASSERT_OK(h.Build(model, opts, p.hash));
+  ASSERT_OK(h.Build(model, opts, p.hash, nullptr, p.compression));
   std::unique_ptr<TableReader> table;
   ASSERT_OK(h.Open(&table, p.hash));
 
   auto props = table->GetTableProperties();
   ASSERT_EQ(props->num_entries, model.size());
+  const BlockTable& blocks =
+      static_cast<RobinHoodTableReader*>(table.get())->blocks();
+  size_t compressed = 0;
+  for (size_t b = 0; b < blocks.num_blocks(); ++b) {
+    compressed += blocks.Get(b).compressed();
+  }
+  if (p.compression == kNoCompression) {
+    ASSERT_EQ(compressed, 0u);
+  } else {
+    ASSERT_GT(compressed, blocks.num_blocks() / 2);
+  }
   CheckIterator(table.get(), model, h.icmp(), &rng);
 
   std::vector<std::string> user_keys;
@@ -350,6 +369,12 @@ const Param kParams[] = {
      &ConstantHash},
     {"two_bit_hash", 2000, 2, 10, 0, 30, 2, false, 0.7, 4096, 16,
      &TwoBitHash},
+    {"snappy", 3000, 8, 32, 0, 300, 3, false, 0.85, 1024, 8, &KeyHash,
+     kSnappyCompression},
+    {"zstd_versions", 2000, 4, 16, 0, 50, 6, false, 0.5, 256, 1, &KeyHash,
+     kZSTD},
+    {"lz4_big_values", 60, 4, 8, 5000, 40000, 2, false, 0.85, 1024, 16,
+     &KeyHash, kLZ4Compression},
 };
 
 INSTANTIATE_TEST_CASE_P(
