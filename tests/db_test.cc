@@ -13,15 +13,18 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/iterator.h"
 #include "rocksdb/merge_operator.h"
@@ -46,11 +49,18 @@ namespace {
     EXPECT_TRUE(_s.ok()) << _s.ToString(); \
   } while (0)
 
+// Stop the test at the first verification that fails: one failing read
+// path otherwise repeats through every later check.
+#define VERIFY(...) ASSERT_NO_FATAL_FAILURE(Verify(__VA_ARGS__))
+#define VERIFY_BOUNDS(...) ASSERT_NO_FATAL_FAILURE(VerifyBounds(__VA_ARGS__))
+#define RANDOM_WALK(...) ASSERT_NO_FATAL_FAILURE(RandomWalk(__VA_ARGS__))
+
 using Model = std::map<std::string, std::string>;
 using KVs = std::vector<std::pair<std::string, std::string>>;
 
-// A user property every RobinHoodTable file carries (docs/format.md).
+// User properties every RobinHoodTable file carries (docs/format.md).
 const char kOurProperty[] = "rocksdb.robinhood.format.version";
+const char kFactoryProperty[] = "rocksdb.robinhood.factory";
 
 // Values are joined with ',' by this merge operator; the model does the same.
 class AppendOperator : public AssociativeMergeOperator {
@@ -110,15 +120,31 @@ KVs InRange(const Model& m, const std::string* lb, const std::string* ub) {
 struct TableConfig {
   const char* name;
   RobinHoodTableOptions options;
+  CompressionType compression;
 };
 
+// The strongest codec this RocksDB build supports (snappy if none better).
+CompressionType BestCodec() {
+  CompressionType best = kSnappyCompression;
+  for (CompressionType t : GetSupportedCompressions()) {
+    if (t == kZSTD || (t == kLZ4Compression && best != kZSTD)) best = t;
+  }
+  return best;
+}
+
+// 0: everything default (RocksDB's default compression, Snappy).
+// 1: many tiny uncompressed blocks, a sparse index entry per entry, a
+//    half-empty hash index.
+// 2: the same tiny blocks, compressed: small blocks often do not compress
+//    enough and are stored raw, so files mix compressed and raw blocks.
 TableConfig GetConfig(int i) {
-  TableConfig c{"default", RobinHoodTableOptions()};
-  if (i == 1) {
-    c.name = "tinyblocks";
+  TableConfig c{"default", RobinHoodTableOptions(), Options().compression};
+  if (i >= 1) {
+    c.name = i == 1 ? "tinyblocks" : "tinyblocks_compressed";
     c.options.load_factor = 0.5;
     c.options.sparse_index_interval = 1;
     c.options.log_block_size = 256;
+    c.compression = i == 1 ? kNoCompression : BestCodec();
   }
   return c;
 }
@@ -156,6 +182,7 @@ class RobinHoodDBTest
     o.allow_mmap_reads = mmap();
     o.merge_operator = std::make_shared<AppendOperator>();
     o.table_factory.reset(NewRobinHoodTableFactory(config().options));
+    o.compression = config().compression;
     o.write_buffer_size = 64 << 20;
     return o;
   }
@@ -248,8 +275,13 @@ class RobinHoodDBTest
     TablePropertiesCollection props;
     ASSERT_OK(db_->GetPropertiesOfAllTables(&props));
     for (const auto& p : props) {
-      EXPECT_EQ(p.second->user_collected_properties.count(kOurProperty), 1u)
+      const auto& user = p.second->user_collected_properties;
+      EXPECT_EQ(user.count(kOurProperty), 1u)
           << p.first << " does not look like a RobinHoodTable file";
+      auto f = user.find(kFactoryProperty);
+      EXPECT_TRUE(f != user.end() && f->second == kRobinHoodTableName)
+          << p.first << ": property " << kFactoryProperty << " is "
+          << (f == user.end() ? "missing" : f->second);
     }
   }
 
@@ -271,7 +303,8 @@ class RobinHoodDBTest
   // Checks Get, both MultiGets, full scans both ways, Seek and SeekForPrev
   // on every probe, and a random walk of Next/Prev, all against `m` read at
   // `snap` (nullptr: latest).
-  void Verify(const Model& m, const Snapshot* snap, const std::string& label) {
+  void Verify(const Model& m, const Snapshot* snap, const std::string& label,
+              int walk_steps = 1500) {
     SCOPED_TRACE(label);
     ReadOptions ro;
     ro.snapshot = snap;
@@ -282,7 +315,7 @@ class RobinHoodDBTest
     KVs all(m.begin(), m.end());
     ASSERT_NO_FATAL_FAILURE(VerifyScans(ro, all));
     ASSERT_NO_FATAL_FAILURE(VerifySeeks(ro, all, probes));
-    ASSERT_NO_FATAL_FAILURE(RandomWalk(ro, all, probes, 301, 1500));
+    ASSERT_NO_FATAL_FAILURE(RandomWalk(ro, all, probes, 301, walk_steps));
   }
   void Verify(const std::string& label) { Verify(model_, nullptr, label); }
 
@@ -297,14 +330,15 @@ class RobinHoodDBTest
         if (!s.IsNotFound()) {
           ADD_FAILURE() << "Get(" << P(k) << "): expected NotFound, got "
                         << s.ToString() << " value " << P(v);
-          if (++errors >= 10) return;
+          if (++errors >= 10) FAIL() << "stopping after 10 mismatches";
         }
       } else if (!s.ok() || v != it->second) {
         ADD_FAILURE() << "Get(" << P(k) << "): expected " << P(it->second)
                       << ", got " << s.ToString() << " value " << P(v);
-        if (++errors >= 10) return;
+        if (++errors >= 10) FAIL() << "stopping after 10 mismatches";
       }
     }
+    ASSERT_EQ(errors, 0) << "Get mismatches";
   }
 
   void VerifyMultiGets(const ReadOptions& ro, const Model& m,
@@ -332,14 +366,14 @@ class RobinHoodDBTest
             ADD_FAILURE() << "MultiGet(batched) " << P(batch[i])
                           << ": expected NotFound, got "
                           << statuses[i].ToString();
-            if (++errors >= 10) return;
+            if (++errors >= 10) FAIL() << "stopping after 10 mismatches";
           }
         } else if (!statuses[i].ok() || values[i].ToString() != it->second) {
           ADD_FAILURE() << "MultiGet(batched) " << P(batch[i])
                         << ": expected " << P(it->second) << ", got "
                         << statuses[i].ToString() << " value "
                         << P(values[i].ToString());
-          if (++errors >= 10) return;
+          if (++errors >= 10) FAIL() << "stopping after 10 mismatches";
         }
       }
     }
@@ -355,15 +389,16 @@ class RobinHoodDBTest
           ADD_FAILURE() << "MultiGet(vector) " << P(probes[i])
                         << ": expected NotFound, got "
                         << statuses[i].ToString();
-          if (++errors >= 10) return;
+          if (++errors >= 10) FAIL() << "stopping after 10 mismatches";
         }
       } else if (!statuses[i].ok() || values[i] != it->second) {
         ADD_FAILURE() << "MultiGet(vector) " << P(probes[i]) << ": expected "
                       << P(it->second) << ", got " << statuses[i].ToString()
                       << " value " << P(values[i]);
-        if (++errors >= 10) return;
+        if (++errors >= 10) FAIL() << "stopping after 10 mismatches";
       }
     }
+    ASSERT_EQ(errors, 0) << "MultiGet mismatches";
   }
 
   void VerifyScans(const ReadOptions& ro, const KVs& exp) {
@@ -442,15 +477,16 @@ class RobinHoodDBTest
       long pos = static_cast<long>(LowerBound(exp, t));
       if (!At(it.get(), exp, pos, &why)) {
         ADD_FAILURE() << "Seek(" << P(t) << "): " << why;
-        if (++errors >= 10) return;
+        if (++errors >= 10) FAIL() << "stopping after 10 mismatches";
       }
       it->SeekForPrev(t);
       pos = static_cast<long>(UpperBound(exp, t)) - 1;
       if (!At(it.get(), exp, pos, &why)) {
         ADD_FAILURE() << "SeekForPrev(" << P(t) << "): " << why;
-        if (++errors >= 10) return;
+        if (++errors >= 10) FAIL() << "stopping after 10 mismatches";
       }
     }
+    ASSERT_EQ(errors, 0) << "Seek/SeekForPrev mismatches";
     ASSERT_OK(it->status());
   }
 
@@ -507,10 +543,9 @@ class RobinHoodDBTest
       history += " " + desc;
       if (history.size() > 600) history = "..." + history.substr(300);
       if (!At(it.get(), exp, pos, &why)) {
-        ADD_FAILURE() << "random walk seed " << seed << " step " << step
-                      << " after " << desc << ": " << why
-                      << "\n  ops so far:" << history;
-        return;
+        FAIL() << "random walk seed " << seed << " step " << step
+               << " after " << desc << ": " << why
+               << "\n  ops so far:" << history;
       }
     }
     ASSERT_OK(it->status());
@@ -537,7 +572,7 @@ class RobinHoodDBTest
     std::vector<std::string> probes = Probes();
     ASSERT_NO_FATAL_FAILURE(VerifyScans(ro, exp));
     ASSERT_NO_FATAL_FAILURE(VerifySeeks(ro, exp, probes));
-    ASSERT_NO_FATAL_FAILURE(RandomWalk(ro, exp, probes, 77, 1000));
+    ASSERT_NO_FATAL_FAILURE(RandomWalk(ro, exp, probes, 77, 400));
   }
 
   std::string dbname_;
@@ -549,21 +584,21 @@ class RobinHoodDBTest
 };
 
 TEST_P(RobinHoodDBTest, PutGetAfterFlush) {
-  Verify("empty db");
+  VERIFY("empty db");
   for (int i = 0; i < 1000; i++) Put(Key(i * 2), Value(i * 2, 0));
-  Verify("memtable only");
+  VERIFY("memtable only");
   Flush();
   ASSERT_EQ(NumFiles(), 1);
   ExpectOurTables();
-  Verify("after flush");
+  VERIFY("after flush");
   Reopen();
-  Verify("after reopen");
+  VERIFY("after reopen");
   // The same files read with mmap flipped.
   Close();
   Options flipped = options_;
   flipped.allow_mmap_reads = !mmap();
   ASSERT_OK(Open(flipped));
-  Verify("after reopen with allow_mmap_reads flipped");
+  VERIFY("after reopen with allow_mmap_reads flipped");
 }
 
 TEST_P(RobinHoodDBTest, OverwriteThenFlushCompactReopen) {
@@ -575,22 +610,22 @@ TEST_P(RobinHoodDBTest, OverwriteThenFlushCompactReopen) {
   Flush();
   ASSERT_EQ(NumFiles(), 3);
   ExpectOurTables();
-  Verify("three flushed files");
+  VERIFY("three flushed files");
   Reopen();
-  Verify("three files after reopen");
+  VERIFY("three files after reopen");
   Compact();
   ASSERT_EQ(NumFiles(), 1);
   ExpectOurTables();
-  Verify("after full compaction");
+  VERIFY("after full compaction");
   Reopen();
-  Verify("compacted, after reopen");
+  VERIFY("compacted, after reopen");
   // Unflushed overwrites are recovered from the WAL into a new file.
   for (int i = 0; i < 1200; i += 7) Put(Key(i), Value(i, 3));
   Reopen();
-  Verify("after WAL recovery");
+  VERIFY("after WAL recovery");
   ExpectOurTables();
   Compact();
-  Verify("after second compaction");
+  VERIFY("after second compaction");
 }
 
 TEST_P(RobinHoodDBTest, DeletesAndSingleDeletesSurviveFlushAndCompaction) {
@@ -605,25 +640,25 @@ TEST_P(RobinHoodDBTest, DeletesAndSingleDeletesSurviveFlushAndCompaction) {
   Flush();
   ASSERT_EQ(NumFiles(), 2);
   ExpectOurTables();
-  Verify("tombstones in the newer file");
+  VERIFY("tombstones in the newer file");
   // Some deleted keys come back.
   for (int i = 0; i < 1000; i += 8) Put(Key(i), Value(i, 1));
   for (int i = 1; i < 1000; i += 8) Put(Key(i), Value(i, 1));
   Flush();
-  Verify("resurrected in a third file");
+  VERIFY("resurrected in a third file");
   Reopen();
-  Verify("after reopen");
+  VERIFY("after reopen");
   Compact();
   ASSERT_LE(NumFiles(), 1);
-  Verify("after compaction");
+  VERIFY("after compaction");
   // Single delete the resurrected ones (each has one put since its delete).
   for (int i = 1; i < 1000; i += 8) SingleDelete(Key(i));
   Flush();
-  Verify("second single deletes flushed");
+  VERIFY("second single deletes flushed");
   Compact();
-  Verify("second compaction");
+  VERIFY("second compaction");
   Reopen();
-  Verify("final reopen");
+  VERIFY("final reopen");
 }
 
 TEST_P(RobinHoodDBTest, SingleDeleteUnderSnapshot) {
@@ -633,14 +668,14 @@ TEST_P(RobinHoodDBTest, SingleDeleteUnderSnapshot) {
   Model at_snap = model_;
   for (int i = 0; i < 200; i += 2) SingleDelete(Key(i));
   Flush();
-  Verify(at_snap, snap, "snapshot before single deletes");
-  Verify("latest");
+  VERIFY(at_snap, snap, "snapshot before single deletes");
+  VERIFY("latest");
   Compact();
-  Verify(at_snap, snap, "snapshot after compaction");
-  Verify("latest after compaction");
+  VERIFY(at_snap, snap, "snapshot after compaction");
+  VERIFY("latest after compaction");
   Release(snap);
   Compact();
-  Verify("after release and compaction");
+  VERIFY("after release and compaction");
 }
 
 TEST_P(RobinHoodDBTest, MergesAcrossFilesAndCompaction) {
@@ -662,26 +697,26 @@ TEST_P(RobinHoodDBTest, MergesAcrossFilesAndCompaction) {
       snap = TakeSnapshot();
       at_snap = model_;
     }
-    Verify("after merge round " + std::to_string(round));
+    VERIFY("after merge round " + std::to_string(round));
   }
   ASSERT_EQ(NumFiles(), 5);
   ExpectOurTables();
-  Verify(at_snap, snap, "snapshot after round 1");
+  VERIFY(at_snap, snap, "snapshot after round 1");
   Reopen();  // drops the snapshot
-  Verify("after reopen");
+  VERIFY("after reopen");
   snap = TakeSnapshot();
   at_snap = model_;
   for (int i = 0; i < 600; i += 3) Merge(Key(i), "late");
   Flush();
   Compact();
   ExpectOurTables();
-  Verify("after compaction");
-  Verify(at_snap, snap, "snapshot before late merges, after compaction");
+  VERIFY("after compaction");
+  VERIFY(at_snap, snap, "snapshot before late merges, after compaction");
   Release(snap);
   Compact();
-  Verify("after compaction without snapshots");
+  VERIFY("after compaction without snapshots");
   Reopen();
-  Verify("compacted, after reopen");
+  VERIFY("compacted, after reopen");
 }
 
 TEST_P(RobinHoodDBTest, SnapshotsSeeOlderVersionsInFiles) {
@@ -701,27 +736,27 @@ TEST_P(RobinHoodDBTest, SnapshotsSeeOlderVersionsInFiles) {
   }
   ASSERT_EQ(NumFiles(), 6);
   ExpectOurTables();
-  Verify("latest");
+  VERIFY("latest");
   for (size_t s = 0; s < snaps.size(); s++) {
-    Verify(models[s], snaps[s], "snapshot " + std::to_string(s));
+    VERIFY(models[s], snaps[s], "snapshot " + std::to_string(s));
   }
   Compact();
   ExpectOurTables();
-  Verify("latest after compaction");
+  VERIFY("latest after compaction");
   for (size_t s = 0; s < snaps.size(); s++) {
-    Verify(models[s], snaps[s],
+    VERIFY(models[s], snaps[s],
            "snapshot " + std::to_string(s) + " after compaction");
   }
   // Release every other snapshot; the rest must survive another compaction.
   for (size_t s = 0; s < snaps.size(); s += 2) Release(snaps[s]);
   Compact();
   for (size_t s = 1; s < snaps.size(); s += 2) {
-    Verify(models[s], snaps[s],
+    VERIFY(models[s], snaps[s],
            "snapshot " + std::to_string(s) + " after second compaction");
   }
-  Verify("latest after second compaction");
+  VERIFY("latest after second compaction");
   Reopen();
-  Verify("latest after reopen");
+  VERIFY("latest after reopen");
 }
 
 TEST_P(RobinHoodDBTest, DeleteRangeAcrossFilesAndCompaction) {
@@ -733,8 +768,8 @@ TEST_P(RobinHoodDBTest, DeleteRangeAcrossFilesAndCompaction) {
   DeleteRange(Key(950), Key(2000));
   Flush();
   ASSERT_EQ(NumFiles(), 2);
-  Verify("range tombstones in their own file");
-  Verify(at_before, before, "snapshot before the range deletes");
+  VERIFY("range tombstones in their own file");
+  VERIFY(at_before, before, "snapshot before the range deletes");
   // Newer puts inside a deleted range are visible; overlapping tombstones.
   for (int i = 150; i < 160; i++) Put(Key(i), Value(i, 1));
   DeleteRange(Key(180), Key(300));
@@ -748,26 +783,26 @@ TEST_P(RobinHoodDBTest, DeleteRangeAcrossFilesAndCompaction) {
   DeleteRange(Key(600), Key(601));  // a single key
   Flush();
   ExpectOurTables();
-  Verify("four files");
-  Verify(at_middle, middle, "snapshot in the middle");
-  Verify(at_before, before, "snapshot before, four files");
+  VERIFY("four files");
+  VERIFY(at_middle, middle, "snapshot in the middle");
+  VERIFY(at_before, before, "snapshot before, four files");
   Reopen();
-  Verify("after reopen");
+  VERIFY("after reopen");
   before = TakeSnapshot();
   at_before = model_;
   DeleteRange(Key(0), Key(10));
   Flush();
   Compact();
   ExpectOurTables();
-  Verify("after compaction");
-  Verify(at_before, before, "snapshot, after compaction");
+  VERIFY("after compaction");
+  VERIFY(at_before, before, "snapshot, after compaction");
   std::string lb = Key(90), ub = Key(320);
-  VerifyBounds(model_, nullptr, &lb, &ub);
+  VERIFY_BOUNDS(model_, nullptr, &lb, &ub);
   Release(before);
   Compact();
-  Verify("after compaction without snapshots");
+  VERIFY("after compaction without snapshots");
   Reopen();
-  Verify("compacted, after reopen");
+  VERIFY("compacted, after reopen");
 }
 
 TEST_P(RobinHoodDBTest, IteratorsAcrossSeveralFilesAndAfterCompaction) {
@@ -783,25 +818,25 @@ TEST_P(RobinHoodDBTest, IteratorsAcrossSeveralFilesAndAfterCompaction) {
   }
   ASSERT_EQ(NumFiles(), 4);
   ExpectOurTables();
-  Verify("four files");
+  VERIFY("four files");
   KVs all(model_.begin(), model_.end());
   std::vector<std::string> probes = Probes();
   for (uint32_t seed = 1; seed <= 5; seed++) {
-    RandomWalk(ReadOptions(), all, probes, seed, 2000);
+    RANDOM_WALK(ReadOptions(), all, probes, seed, 2000);
   }
   Compact();
   ASSERT_EQ(NumFiles(), 1);
-  Verify("one compacted file");
+  VERIFY("one compacted file");
   for (uint32_t seed = 11; seed <= 15; seed++) {
-    RandomWalk(ReadOptions(), all, probes, seed, 2000);
+    RANDOM_WALK(ReadOptions(), all, probes, seed, 2000);
   }
   // Newer L0 file over the compacted one.
   for (int i = 2; i < 1600; i += 9) Put(Key(i), Value(i, 20));
   for (int i = 3; i < 1600; i += 11) Delete(Key(i));
   Flush();
-  Verify("L0 over L1");
+  VERIFY("L0 over L1");
   Reopen();
-  Verify("after reopen");
+  VERIFY("after reopen");
 }
 
 TEST_P(RobinHoodDBTest, IteratorBounds) {
@@ -829,10 +864,10 @@ TEST_P(RobinHoodDBTest, IteratorBounds) {
   for (int phase = 0; phase < 2; phase++) {
     SCOPED_TRACE(phase == 0 ? "four files" : "compacted");
     for (const auto& b : bounds) {
-      VerifyBounds(model_, nullptr, &b.first, &b.second);
-      VerifyBounds(at_snap, snap, &b.first, &b.second);
-      VerifyBounds(model_, nullptr, &b.first, nullptr);
-      VerifyBounds(model_, nullptr, nullptr, &b.second);
+      VERIFY_BOUNDS(model_, nullptr, &b.first, &b.second);
+      VERIFY_BOUNDS(at_snap, snap, &b.first, &b.second);
+      VERIFY_BOUNDS(model_, nullptr, &b.first, nullptr);
+      VERIFY_BOUNDS(model_, nullptr, nullptr, &b.second);
     }
     Compact();
   }
@@ -845,22 +880,22 @@ TEST_P(RobinHoodDBTest, EmptyKeysAndEmptyValues) {
   Put(std::string(1, '\0'), "");
   Flush();
   ExpectOurTables();
-  Verify("first file");
+  VERIFY("first file");
   Put("", "");
   Put("b", "");
   Put("c", "");
   Flush();
-  Verify("second file");
+  VERIFY("second file");
   Compact();
-  Verify("compacted");
+  VERIFY("compacted");
   Delete("");
   Flush();
-  Verify("empty key deleted");
+  VERIFY("empty key deleted");
   Put("", "back");
   Reopen();
-  Verify("after reopen");
+  VERIFY("after reopen");
   Compact();
-  Verify("compacted again");
+  VERIFY("compacted again");
 }
 
 TEST_P(RobinHoodDBTest, BinaryKeysWithZeroAndFFBytes) {
@@ -899,7 +934,7 @@ TEST_P(RobinHoodDBTest, BinaryKeysWithZeroAndFFBytes) {
   }
   Flush();
   ExpectOurTables();
-  Verify("binary keys in several files");
+  VERIFY("binary keys in several files");
   // Overwrite and delete some of them.
   int n = 0;
   for (const auto& k : std::vector<std::string>(keys_.begin(), keys_.end())) {
@@ -907,11 +942,11 @@ TEST_P(RobinHoodDBTest, BinaryKeysWithZeroAndFFBytes) {
     if (n % 7 == 0) Delete(k);
   }
   Flush();
-  Verify("overwritten");
+  VERIFY("overwritten");
   Compact();
-  Verify("compacted");
+  VERIFY("compacted");
   Reopen();
-  Verify("after reopen");
+  VERIFY("after reopen");
 }
 
 TEST_P(RobinHoodDBTest, ManyVersionsOfOneKey) {
@@ -941,6 +976,7 @@ TEST_P(RobinHoodDBTest, ManyVersionsOfOneKey) {
   auto check = [&](const std::string& label) {
     SCOPED_TRACE(label);
     for (size_t v = 0; v < snaps.size(); v++) {
+      ASSERT_FALSE(HasFailure()) << "stopping at the first bad version";
       ReadOptions ro;
       ro.snapshot = snaps[v];
       std::string got;
@@ -972,12 +1008,12 @@ TEST_P(RobinHoodDBTest, ManyVersionsOfOneKey) {
           << "SeekForPrev, version " << v;
     }
   };
-  check("four files");
-  Verify("latest, four files");
+  ASSERT_NO_FATAL_FAILURE(check("four files"));
+  VERIFY("latest, four files");
   Compact();
   ASSERT_EQ(NumFiles(), 1);
-  check("compacted with every snapshot held");
-  Verify("latest, compacted");
+  ASSERT_NO_FATAL_FAILURE(check("compacted with every snapshot held"));
+  VERIFY("latest, compacted");
   // Release all but every 40th snapshot, compact again.
   std::vector<const Snapshot*> kept;
   std::vector<std::string> kept_versions;
@@ -992,12 +1028,14 @@ TEST_P(RobinHoodDBTest, ManyVersionsOfOneKey) {
   snaps = kept;
   versions = kept_versions;
   Compact();
-  check("compacted after releasing most snapshots");
+  ASSERT_NO_FATAL_FAILURE(check("compacted after releasing most snapshots"));
   Reopen();
-  Verify("after reopen");
+  VERIFY("after reopen");
 }
 
 TEST_P(RobinHoodDBTest, LargeValues) {
+  // Every iterator step here surfaces up to 3 MiB; a shorter random walk.
+  const int kWalk = 150;
   std::mt19937 rng(99);
   auto big = [&](size_t n) {
     std::string s(n, '\0');
@@ -1009,18 +1047,23 @@ TEST_P(RobinHoodDBTest, LargeValues) {
     Put(Key(i * 10 + 1), Value(i, 0));      // small neighbours
   }
   Put(Key(100), big(3 << 20));
+  // Compressible large values too.
+  std::string text;
+  while (text.size() < (1u << 20)) text += Value(static_cast<int>(text.size()), 1);
+  Put(Key(200), text);
+  Put(Key(201), std::string(1 << 20, 'z'));
   Flush();
   ExpectOurTables();
-  Verify("first file");
+  VERIFY(model_, nullptr, "first file", kWalk);
   Put(Key(10), big(1 << 20));
   Put(Key(11), big(2 << 20));
   Delete(Key(20));
   Flush();
-  Verify("second file");
+  VERIFY(model_, nullptr, "second file", kWalk);
   Compact();
-  Verify("compacted");
+  VERIFY(model_, nullptr, "compacted", kWalk);
   Reopen();
-  Verify("after reopen");
+  VERIFY(model_, nullptr, "after reopen", kWalk);
 }
 
 TEST_P(RobinHoodDBTest, MultiGet) {
@@ -1079,18 +1122,20 @@ TEST_P(RobinHoodDBTest, MultiGet) {
                         << " " << P(values[i].ToString());
         }
       }
+      ASSERT_EQ(errors, 0) << "MultiGet mismatches in a batch of "
+                           << batch.size();
     }
   };
-  check(model_, nullptr, "four files");
-  check(at_snap, snap, "snapshot, four files");
+  ASSERT_NO_FATAL_FAILURE(check(model_, nullptr, "four files"));
+  ASSERT_NO_FATAL_FAILURE(check(at_snap, snap, "snapshot, four files"));
   Compact();
-  check(model_, nullptr, "compacted");
-  check(at_snap, snap, "snapshot, compacted");
+  ASSERT_NO_FATAL_FAILURE(check(model_, nullptr, "compacted"));
+  ASSERT_NO_FATAL_FAILURE(check(at_snap, snap, "snapshot, compacted"));
   Release(snap);
   Compact();
-  check(model_, nullptr, "compacted without snapshot");
+  ASSERT_NO_FATAL_FAILURE(check(model_, nullptr, "compacted without snapshot"));
   Reopen();
-  check(model_, nullptr, "after reopen");
+  ASSERT_NO_FATAL_FAILURE(check(model_, nullptr, "after reopen"));
 }
 
 TEST_P(RobinHoodDBTest, BottommostCompactionZeroesSequenceNumbers) {
@@ -1098,14 +1143,14 @@ TEST_P(RobinHoodDBTest, BottommostCompactionZeroesSequenceNumbers) {
     for (int i = f; i < 1500; i += 2) Put(Key(i), Value(i, f));
     Flush();
   }
-  Verify("three files");
+  VERIFY("three files");
   Compact();
   std::vector<LiveFileMetaData> files = Files();
   ASSERT_EQ(files.size(), 1u);
   // RocksDB zeroed every sequence number: our reader must cope.
   EXPECT_EQ(files[0].largest_seqno, 0u);
   ExpectOurTables();
-  Verify("zeroed sequence numbers");
+  VERIFY("zeroed sequence numbers");
   {
     // Snapshot reads and iterators over the zero-seqno file.
     const Snapshot* snap = TakeSnapshot();
@@ -1113,25 +1158,25 @@ TEST_P(RobinHoodDBTest, BottommostCompactionZeroesSequenceNumbers) {
     for (int i = 0; i < 1500; i += 3) Put(Key(i), Value(i, 5));
     for (int i = 1; i < 1500; i += 13) Delete(Key(i));
     Flush();
-    Verify("new L0 file over the zeroed file");
-    Verify(at_snap, snap, "snapshot of the zeroed file");
+    VERIFY("new L0 file over the zeroed file");
+    VERIFY(at_snap, snap, "snapshot of the zeroed file");
     Release(snap);
   }
   Compact();
   files = Files();
   ASSERT_EQ(files.size(), 1u);
   EXPECT_EQ(files[0].largest_seqno, 0u);
-  Verify("compacted twice");
+  VERIFY("compacted twice");
   std::string lb = Key(100), ub = Key(900);
-  VerifyBounds(model_, nullptr, &lb, &ub);
+  VERIFY_BOUNDS(model_, nullptr, &lb, &ub);
   Reopen();
-  Verify("after reopen");
+  VERIFY("after reopen");
   // Merges on top of zero-seqno values, then compacted again.
   for (int i = 0; i < 1500; i += 11) Merge(Key(i), "tail");
   Flush();
-  Verify("merges over zeroed file");
+  VERIFY("merges over zeroed file");
   Compact();
-  Verify("merges compacted");
+  VERIFY("merges compacted");
 }
 
 TEST_P(RobinHoodDBTest, RandomOpsWithAutoCompaction) {
@@ -1159,14 +1204,104 @@ TEST_P(RobinHoodDBTest, RandomOpsWithAutoCompaction) {
     } else {
       Put(Key(i), std::string(5000 + rng() % 5000, 'L'));
     }
-    if (op % 4000 == 3999) Verify("op " + std::to_string(op));
+    if (op % 4000 == 3999) {
+      VERIFY("op " + std::to_string(op));
+    }
   }
   ExpectOurTables();
-  Verify("end of random ops");
+  VERIFY("end of random ops");
   Reopen();
-  Verify("after reopen");
+  VERIFY("after reopen");
   Compact();
-  Verify("after full compaction");
+  VERIFY("after full compaction");
+}
+
+// One flipped byte anywhere in one of our files: with checksums verified,
+// every read must give the right answer or Corruption, never a wrong answer
+// (NotFound for a key that is there, or a wrong value), also when the same
+// damaged block is read again.
+TEST_P(RobinHoodDBTest, FlippedByteNeverGivesAWrongAnswer) {
+  for (int i = 0; i < 600; i++) Put(Key(i), Value(i, 0));
+  Flush();
+  std::vector<LiveFileMetaData> files = Files();
+  ASSERT_EQ(files.size(), 1u);
+  const std::string sst = files[0].db_path + "/" + files[0].name;
+  const uint64_t size = files[0].size;
+  Close();
+  std::string original;
+  {
+    std::ifstream in(sst, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    original = ss.str();
+  }
+  ASSERT_EQ(original.size(), size);
+  const std::vector<uint64_t> offsets = {
+      3, 700, size / 4, size / 2, size * 2 / 3, size * 3 / 4, size * 7 / 8,
+      size - 60, size - 30, size - 10, size - 1};
+  for (uint64_t off : offsets) {
+    SCOPED_TRACE("byte " + std::to_string(off) + " of " +
+                 std::to_string(size) + " flipped");
+    std::string damaged = original;
+    damaged[off] = static_cast<char>(damaged[off] ^ 0x40);
+    {
+      std::ofstream out(sst, std::ios::binary | std::ios::trunc);
+      out.write(damaged.data(), static_cast<std::streamsize>(damaged.size()));
+    }
+    Status s = Open();
+    if (!s.ok()) {
+      // Refusing the whole DB is a correct answer.
+      EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+      continue;
+    }
+    int wrong = 0;
+    for (int round = 0; round < 2; round++) {
+      for (int i = 0; i < 600 && wrong < 5; i++) {
+        std::string v;
+        s = db_->Get(ReadOptions(), Key(i), &v);
+        if (s.IsCorruption()) continue;
+        if (!s.ok() || v != model_[Key(i)]) {
+          wrong++;
+          ADD_FAILURE() << "round " << round << " Get(" << Key(i)
+                        << "): expected " << P(model_[Key(i)]) << " or "
+                        << "Corruption, got " << s.ToString() << " "
+                        << P(v);
+        }
+      }
+      for (int i = 600; i < 620; i++) {
+        std::string v;
+        s = db_->Get(ReadOptions(), Key(i), &v);
+        EXPECT_TRUE(s.IsNotFound() || s.IsCorruption())
+            << Key(i) << ": " << s.ToString();
+      }
+    }
+    // A scan gives a correct prefix, then either ends cleanly after the
+    // last key or stops with a non-ok status.
+    std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+    auto m = model_.begin();
+    for (it->SeekToFirst(); it->Valid() && wrong < 5; it->Next(), ++m) {
+      if (m == model_.end() || it->key() != Slice(m->first) ||
+          it->value() != Slice(m->second)) {
+        wrong++;
+        ADD_FAILURE() << "scan surfaced " << P(it->key().ToString())
+                      << " expected "
+                      << (m == model_.end() ? "end" : P(m->first));
+        break;
+      }
+    }
+    if (wrong == 0 && !it->Valid() && it->status().ok()) {
+      EXPECT_TRUE(m == model_.end())
+          << "scan ended cleanly before " << P(m->first);
+    }
+    it.reset();
+    Close();
+  }
+  {
+    std::ofstream out(sst, std::ios::binary | std::ios::trunc);
+    out.write(original.data(), static_cast<std::streamsize>(original.size()));
+  }
+  ASSERT_OK(Open());
+  VERIFY("original bytes restored");
 }
 
 std::string ParamName(
@@ -1177,7 +1312,7 @@ std::string ParamName(
 
 INSTANTIATE_TEST_SUITE_P(MmapAndConfigs, RobinHoodDBTest,
                          testing::Combine(testing::Bool(),
-                                          testing::Values(0, 1)),
+                                          testing::Values(0, 1, 2)),
                          ParamName);
 
 }  // namespace

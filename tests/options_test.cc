@@ -182,16 +182,21 @@ TEST_F(RobinHoodOptionsTest, PrintableOptionsNameEveryOptionAndValue) {
 
 // A bad value must be refused and the message must name the option. Either
 // the options string is refused, or (if it parses) DB::Open is.
-void ExpectRefused(const std::string& table_opts, const std::string& option) {
+// `host_name` is another name the message may carry instead, where RocksDB
+// itself words the message (see UnknownOptionNameIsRefused).
+void ExpectRefused(const std::string& table_opts, const std::string& option,
+                   const std::string& host_name = "") {
   SCOPED_TRACE(table_opts);
   ColumnFamilyOptions base, out;
   Status s = GetColumnFamilyOptionsFromString(
       StrictConfig(), base, "table_factory={id=RobinHoodTable;" + table_opts + "}",
       &out);
   if (!s.ok()) {
-    EXPECT_NE(s.ToString().find(option), std::string::npos)
-        << "refused, but the message does not name " << option << ": "
-        << s.ToString();
+    bool named = s.ToString().find(option) != std::string::npos ||
+                 (!host_name.empty() &&
+                  s.ToString().find(host_name) != std::string::npos);
+    EXPECT_TRUE(named) << "refused, but the message does not name " << option
+                       << ": " << s.ToString();
     return;
   }
   ASSERT_NE(out.table_factory, nullptr);
@@ -227,10 +232,32 @@ TEST_F(RobinHoodOptionsTest, BadValuesAreRefusedNamingTheOption) {
   ExpectRefused("log_block_size=255", "log_block_size");
   ExpectRefused("log_block_size=67108865", "log_block_size");
   ExpectRefused("hash_seed=notanumber", "hash_seed");
-  ExpectRefused("no_such_option=1", "no_such_option");
   // A bad value next to good ones.
   ExpectRefused("load_factor=0.7;log_block_size=100;hash_seed=1",
                 "log_block_size");
+}
+
+TEST_F(RobinHoodOptionsTest, UnknownOptionNameIsRefused) {
+  // Configuring the factory itself names the unknown option.
+  for (const char* s : {"no_such_option=1", "load_factor=0.7;laod_factor=0.7"}) {
+    SCOPED_TRACE(s);
+    std::shared_ptr<TableFactory> f(NewRobinHoodTableFactory());
+    Status st = f->ConfigureFromString(StrictConfig(), s);
+    ASSERT_FALSE(st.ok());
+    const std::string bad = std::string(s).find("laod") != std::string::npos
+                                ? "laod_factor"
+                                : "no_such_option";
+    EXPECT_NE(st.ToString().find(bad), std::string::npos) << st.ToString();
+    std::shared_ptr<TableFactory> g;
+    st = TableFactory::CreateFromString(
+        StrictConfig(), std::string("id=RobinHoodTable;") + s, &g);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.ToString().find(bad), std::string::npos) << st.ToString();
+  }
+  // Nested in column family options, RocksDB 7.8.3 rewords a nested NotFound
+  // as "Could not find option: : table_factory" (BlockBasedTable's unknown
+  // options read the same), so accept either name there.
+  ExpectRefused("no_such_option=1", "no_such_option", "table_factory");
 }
 
 TEST_F(RobinHoodOptionsTest, BoundaryValuesAreAccepted) {
@@ -327,7 +354,8 @@ TEST_F(RobinHoodOptionsTest, ToStringRoundTripsThroughCreateFromString) {
   EXPECT_NE(str.find("RobinHoodTable"), std::string::npos) << str;
   EXPECT_NE(str.find("load_factor"), std::string::npos) << str;
   std::shared_ptr<TableFactory> copy;
-  ASSERT_OK(TableFactory::CreateFromString(config, str, &copy)) << str;
+  SCOPED_TRACE("ToString: " + str);
+  ASSERT_OK(TableFactory::CreateFromString(config, str, &copy));
   ASSERT_NE(copy, nullptr);
   EXPECT_STREQ(copy->Name(), "RobinHoodTable");
   ASSERT_NE(OptionsOf(copy.get()), nullptr);
@@ -339,20 +367,30 @@ TEST_F(RobinHoodOptionsTest, ToStringRoundTripsThroughCreateFromString) {
   std::string opts;
   ASSERT_OK(f->GetOptionString(config, &opts));
   std::shared_ptr<TableFactory> fresh(NewRobinHoodTableFactory());
-  ASSERT_OK(fresh->ConfigureFromString(config, opts)) << opts;
+  SCOPED_TRACE("GetOptionString: " + opts);
+  ASSERT_OK(fresh->ConfigureFromString(config, opts));
   ExpectSameOptions(Custom(), *OptionsOf(fresh.get()));
   EXPECT_TRUE(f->AreEquivalent(config, fresh.get(), &mismatch)) << mismatch;
 
-  // As a nested option of column family options.
+  // As a nested option of column family options. RocksDB 7.8.3 serializes
+  // table_factory there by name only (kStringNameOnly; the OPTIONS file
+  // carries the table options in their own section, tested below), so the
+  // round trip gives our factory with default options.
   ColumnFamilyOptions cf;
   cf.table_factory = f;
   std::string cf_str;
   ASSERT_OK(GetStringFromColumnFamilyOptions(config, cf, &cf_str));
+  EXPECT_NE(cf_str.find("table_factory=RobinHoodTable"), std::string::npos)
+      << cf_str;
   ColumnFamilyOptions back;
   ASSERT_OK(GetColumnFamilyOptionsFromString(config, ColumnFamilyOptions(),
                                              cf_str, &back));
   ASSERT_NE(back.table_factory, nullptr);
   EXPECT_STREQ(back.table_factory->Name(), "RobinHoodTable");
+  ASSERT_NE(OptionsOf(back.table_factory.get()), nullptr);
+  // And with the nested form written out explicitly, the options come back.
+  ASSERT_OK(GetColumnFamilyOptionsFromString(
+      config, ColumnFamilyOptions(), "table_factory=" + str, &back));
   ASSERT_NE(OptionsOf(back.table_factory.get()), nullptr);
   ExpectSameOptions(Custom(), *OptionsOf(back.table_factory.get()));
 
@@ -384,6 +422,11 @@ TEST_F(RobinHoodOptionsTest, OptionsFileRoundTrip) {
   options.create_if_missing = true;
   options.table_factory.reset(NewRobinHoodTableFactory(Custom()));
   ASSERT_OK(DestroyDB(path, options));
+  // Removes the DB on every path out of the test (declared first, runs last).
+  struct Remover {
+    std::string path;
+    ~Remover() { DestroyDB(path, Options()); }
+  } remover{path};
   {
     DB* raw = nullptr;
     ASSERT_OK(DB::Open(options, path, &raw));
@@ -428,7 +471,19 @@ TEST_F(RobinHoodOptionsTest, OptionsFileRoundTrip) {
   std::vector<ColumnFamilyHandle*> handles;
   DB* raw = nullptr;
   ASSERT_OK(DB::Open(db_opts, path, cf_descs, &handles, &raw));
-  std::unique_ptr<DB> db(raw);
+  // Handles go before the DB on every path (an early ASSERT return too).
+  struct Closer {
+    DB* db;
+    std::vector<ColumnFamilyHandle*>* handles;
+    ~Closer() {
+      if (db == nullptr) return;
+      for (auto* h : *handles) db->DestroyColumnFamilyHandle(h);
+      handles->clear();
+      db->Close();
+      delete db;
+    }
+  } closer{raw, &handles};
+  DB* db = raw;
   for (int i = 0; i < 500; i++) {
     std::string v;
     ASSERT_OK(db->Get(ReadOptions(), "key" + std::to_string(i), &v));
@@ -449,8 +504,10 @@ TEST_F(RobinHoodOptionsTest, OptionsFileRoundTrip) {
   ASSERT_OK(db->Get(ReadOptions(), "after", &v));
   EXPECT_EQ(v, "reload");
   for (auto* h : handles) ASSERT_OK(db->DestroyColumnFamilyHandle(h));
+  handles.clear();
   ASSERT_OK(db->Close());
-  db.reset();
+  delete db;
+  closer.db = nullptr;
   ASSERT_OK(DestroyDB(path, options));
 }
 
