@@ -1,0 +1,59 @@
+#include "db_bench_ext/flags.h"
+
+DEFINE_string(benchmarks,
+              "fill,ingest,readrandom,multireadrandom,readmissing,seekrandom",
+              "Comma-separated phases, run in this order for every format: "
+              "fill (DB fill + full CompactRange), ingest (SstFileWriter + "
+              "IngestExternalFile into a fresh DB), readrandom, "
+              "multireadrandom (--batch_size keys per MultiGet), readmissing "
+              "(absent keys), seekrandom (Seek + --seek_nexts Next). 'build' "
+              "means fill,ingest. Read phases use the DB made by fill (or "
+              "the existing one with --use_existing_db).");
+DEFINE_string(formats, "robinhood,cuckoo,plain,block",
+              "Comma-separated table formats, run on identical keys and "
+              "values: robinhood, cuckoo, plain, block.");
+DEFINE_string(workload, "sparkey,cuckoo",
+              "Comma-separated built-in workloads: cuckoo (8-byte keys, "
+              "4-byte values, mmap), sparkey (keys of 8 to 32 bytes, "
+              "100-byte values), misses (cuckoo-shaped data, absent-key "
+              "lookups only), or 'all'. --key_size/--value_size override.");
+DEFINE_int64(num, 1000000, "Number of key/values to place in each database");
+DEFINE_int64(reads, -1,
+             "Read operations per thread per read phase (-1: --num, capped "
+             "at 500000 when --num is the default run's 1000000 so the "
+             "default run stays short)");
+DEFINE_int32(key_size, 0,
+             "Fixed key size in bytes (>= 8); 0: the workload's own");
+DEFINE_int32(value_size, -1, "Value size in bytes; -1: the workload's own");
+DEFINE_int32(threads, 1, "Reader threads for the read phases");
+DEFINE_int32(batch_size, 50, "Keys per MultiGet in multireadrandom");
+DEFINE_int32(seek_nexts, 10, "Next() calls after each Seek in seekrandom");
+DEFINE_string(mmap_read, "default",
+              "true/false: allow_mmap_reads for robinhood and block "
+              "(cuckoo and plain always use mmap, which they need). "
+              "'default': true (every workload here fits in memory)");
+DEFINE_uint64(seed, 301, "Seed of the random read order (keys do not "
+              "depend on it, so --use_existing_db works across seeds)");
+DEFINE_string(db, "/tmp/db_bench_ext",
+              "Directory for the databases, one subdirectory per workload "
+              "and format");
+DEFINE_bool(use_existing_db, false,
+            "Read from the databases a previous run left in --db "
+            "(run with --keep_db) instead of filling them");
+DEFINE_int32(repetitions, 3,
+             "Repetitions of every phase; reported numbers are medians");
+DEFINE_string(json_out, "", "Write all results as JSON to this path");
+DEFINE_string(csv_out, "", "Write the median results as CSV to this path");
+DEFINE_string(chart_out, "",
+              "Draw a chart (PNG or SVG by extension) from the JSON with "
+              "db_bench_ext/plot.py; needs --json_out");
+DEFINE_int64(target_file_size_base, 64 << 20,
+             "Target SST file size, as in db_bench");
+DEFINE_int64(cache_size, 0,
+             "Block cache bytes for block; 0: large enough to hold the data");
+DEFINE_int32(bloom_bits, 10, "Bloom filter bits per key for block and plain");
+DEFINE_double(robinhood_load_factor, 0.85, "RobinHoodTable load_factor");
+DEFINE_int64(warmup_reads, 100000,
+             "Untimed, verified random reads after building (plus a full "
+             "scan), so caches and page tables are warm for every format");
+DEFINE_bool(keep_db, false, "Keep the databases after the run");

@@ -1,0 +1,30 @@
+// Command-line flags: db_bench's names where db_bench has them, plus the
+// side-by-side ones (--formats, --workload, --repetitions, --json_out).
+#pragma once
+
+#include <gflags/gflags.h>
+
+DECLARE_string(benchmarks);
+DECLARE_string(formats);
+DECLARE_string(workload);
+DECLARE_int64(num);
+DECLARE_int64(reads);
+DECLARE_int32(key_size);
+DECLARE_int32(value_size);
+DECLARE_int32(threads);
+DECLARE_int32(batch_size);
+DECLARE_int32(seek_nexts);
+DECLARE_string(mmap_read);
+DECLARE_uint64(seed);
+DECLARE_string(db);
+DECLARE_bool(use_existing_db);
+DECLARE_int32(repetitions);
+DECLARE_string(json_out);
+DECLARE_string(csv_out);
+DECLARE_string(chart_out);
+DECLARE_int64(target_file_size_base);
+DECLARE_int64(cache_size);
+DECLARE_int32(bloom_bits);
+DECLARE_double(robinhood_load_factor);
+DECLARE_int64(warmup_reads);
+DECLARE_bool(keep_db);

@@ -1,0 +1,153 @@
+#include "db_bench_ext/formats.h"
+
+#include <sstream>
+
+#include "db_bench_ext/flags.h"
+#include "rocksdb/cache.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/slice_transform.h"
+#include "rocksdb/table.h"
+#include "rocksdb_robinhood/robinhood_table.h"
+
+namespace db_bench_ext {
+
+bool ParseFormats(const std::string& list, std::vector<FormatSpec>* out,
+                  std::string* bad) {
+  std::stringstream ss(list);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item.empty()) continue;
+    FormatSpec f;
+    if (item == "robinhood") {
+      f = {Format::kRobinHood, item, "RobinHoodTable"};
+    } else if (item == "cuckoo") {
+      f = {Format::kCuckoo, item, "CuckooTable"};
+    } else if (item == "plain") {
+      f = {Format::kPlain, item, "PlainTable"};
+    } else if (item == "block") {
+      f = {Format::kBlock, item, "BlockBasedTable"};
+    } else {
+      *bad = item;
+      return false;
+    }
+    out->push_back(f);
+  }
+  return !out->empty();
+}
+
+FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
+                        uint64_t num, bool mmap_read) {
+  using namespace rocksdb;
+  FormatSetup setup;
+  Options& o = setup.options;
+  o.create_if_missing = true;
+  o.compression = kNoCompression;
+  o.bottommost_compression = kNoCompression;
+  o.target_file_size_base = uint64_t(FLAGS_target_file_size_base);
+  o.max_open_files = -1;
+  // A bulk load: no compactions while filling; the fill phase then runs one
+  // full CompactRange, so every format's files come from its own builder.
+  o.disable_auto_compactions = true;
+  o.level0_slowdown_writes_trigger = 1 << 30;
+  o.level0_stop_writes_trigger = 1 << 30;
+  o.max_background_jobs = 2;
+  std::ostringstream s;
+  switch (format.format) {
+    case Format::kRobinHood: {
+      RobinHoodTableOptions rh;
+      rh.load_factor = FLAGS_robinhood_load_factor;
+      o.table_factory.reset(NewRobinHoodTableFactory(rh));
+      o.allow_mmap_reads = mmap_read;
+      s << "RobinHoodTable load_factor=" << rh.load_factor
+        << " mmap_read=" << mmap_read;
+      break;
+    }
+    case Format::kCuckoo: {
+      // table.h: power-of-two tables (use_module_hash=false) are "faster in
+      // general"; the other parameters are the wiki's defaults.
+      CuckooTableOptions c;
+      c.use_module_hash = false;
+      o.table_factory.reset(NewCuckooTableFactory(c));
+      o.allow_mmap_reads = true;  // required
+      s << "CuckooTable hash_table_ratio=" << c.hash_table_ratio
+        << " cuckoo_block_size=" << c.cuckoo_block_size
+        << " use_module_hash=0 mmap_read=1 (required)";
+      break;
+    }
+    case Format::kPlain: {
+      // table.h: PlainTable looks keys up by a prefix hash, then a binary
+      // search among the keys of that prefix. Every key here starts with 8
+      // bytes unique to it, so an 8-byte prefix (the whole key for fixed
+      // 8-byte keys) gives one key per prefix: the best case for lookups.
+      PlainTableOptions p;
+      p.user_key_len = w.FixedKeys() ? uint32_t(w.key_size)
+                                     : kPlainTableVariableLength;
+      p.bloom_bits_per_key = FLAGS_bloom_bits;
+      p.hash_table_ratio = 0.75;
+      p.index_sparseness = 16;
+      o.table_factory.reset(NewPlainTableFactory(p));
+      size_t prefix = w.FixedKeys() ? size_t(w.key_size) : size_t(w.min_key);
+      o.prefix_extractor.reset(NewFixedPrefixTransform(prefix));
+      o.allow_mmap_reads = true;  // its intended mode
+      s << "PlainTable user_key_len="
+        << (w.FixedKeys() ? std::to_string(w.key_size) : "variable")
+        << " prefix=fixed:" << prefix << " bloom_bits=" << p.bloom_bits_per_key
+        << " hash_table_ratio=0.75 mmap_read=1";
+      break;
+    }
+    case Format::kBlock: {
+      BlockBasedTableOptions b;
+      b.filter_policy.reset(NewBloomFilterPolicy(FLAGS_bloom_bits, false));
+      // The data block hash index (wiki: "Data Block Hash Index") speeds up
+      // point lookups inside a block.
+      b.data_block_index_type = BlockBasedTableOptions::kDataBlockBinaryAndHash;
+      b.data_block_hash_table_util_ratio = 0.75;
+      size_t cache = size_t(FLAGS_cache_size);
+      if (cache == 0) {
+        // Room for all data blocks with slack for per-entry block overhead.
+        double per_entry = w.AverageKeySize() + w.value_size + 24;
+        cache = size_t(double(num) * per_entry * 1.5) + (64u << 20);
+      }
+      b.block_cache = NewLRUCache(cache, 6);
+      o.table_factory.reset(NewBlockBasedTableFactory(b));
+      o.allow_mmap_reads = mmap_read;
+      s << "BlockBasedTable bloom=" << FLAGS_bloom_bits
+        << " bits/key, data block hash index, block cache "
+        << (cache >> 20) << " MiB, mmap_read=" << mmap_read;
+      break;
+    }
+  }
+  s << ", no compression";
+  setup.summary = s.str();
+  return setup;
+}
+
+std::string SkipReason(const FormatSpec& f, const Workload& w,
+                       const std::string& phase) {
+  if (f.format == Format::kCuckoo && !w.FixedKeys()) {
+    return "CuckooTable needs fixed-size keys and values; this workload's "
+           "keys vary in length";
+  }
+  if (f.format == Format::kCuckoo && phase == "ingest") {
+    return "CuckooTable's builder runs no property collectors, so "
+           "SstFileWriter's files lack the external-file version and "
+           "IngestExternalFile rejects them";
+  }
+  if (f.format == Format::kPlain && phase == "ingest") {
+    return "IngestExternalFile needs SeekToLast, which PlainTable lacks "
+           "(this librocksdb, built with assertions, aborts on it)";
+  }
+  return "";
+}
+
+std::string PhaseNote(const FormatSpec& f, const std::string& phase) {
+  if (f.format == Format::kCuckoo && phase == "seekrandom") {
+    return "CuckooTable's iterator sorts the whole file when first used";
+  }
+  if (f.format == Format::kPlain && phase == "seekrandom") {
+    return "PlainTable seeks by prefix (no total-order Seek, no Prev)";
+  }
+  return "";
+}
+
+}  // namespace db_bench_ext

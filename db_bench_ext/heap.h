@@ -1,0 +1,17 @@
+// Heap accounting for the builder's peak memory: this program replaces the
+// global operator new/delete (which also serve librocksdb's allocations),
+// counting live bytes always and the peak between StartPeak and PeakBytes.
+#pragma once
+
+#include <cstdint>
+
+namespace db_bench_ext {
+
+// Live heap bytes allocated through operator new.
+int64_t HeapBytes();
+// Starts a new peak at the current live bytes.
+void StartHeapPeak();
+// Largest live bytes since StartHeapPeak, minus the live bytes then.
+int64_t HeapPeakGrowth();
+
+}  // namespace db_bench_ext

@@ -1,0 +1,390 @@
+#include "db_bench_ext/phases.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <thread>
+
+#include "db_bench_ext/heap.h"
+#include "db_bench_ext/latency.h"
+#include "rocksdb/iterator.h"
+#include "rocksdb/sst_file_writer.h"
+#include "rocksdb/table_properties.h"
+#include "rocksdb/write_batch.h"
+
+namespace db_bench_ext {
+
+using rocksdb::DB;
+using rocksdb::PinnableSlice;
+using rocksdb::ReadOptions;
+using rocksdb::Slice;
+using rocksdb::Status;
+
+namespace {
+
+const char kPeakProperty[] = "rocksdb.robinhood.builder.peak.bytes";
+const char kRobinHoodIndexProperty[] = "rocksdb.robinhood.index.bytes";
+
+void FillStats(PhaseResult* r, double seconds, uint64_t ops,
+               double thread_seconds) {
+  r->seconds = seconds;
+  r->ops = ops;
+  r->thread_seconds = thread_seconds;
+  r->ops_per_sec = seconds > 0 ? double(ops) / seconds : 0;
+  r->micros_per_op = ops ? thread_seconds * 1e6 / double(ops) : 0;
+}
+
+PhaseResult NewResult(const PhaseContext& ctx, const std::string& phase) {
+  PhaseResult r;
+  r.workload = ctx.keys->workload().name;
+  r.format = ctx.format->name;
+  r.phase = phase;
+  return r;
+}
+
+}  // namespace
+
+Status OpenDb(const PhaseContext& ctx, const std::string& dir, bool fresh,
+              DB** db) {
+  if (fresh) {
+    Status s = rocksdb::DestroyDB(dir, ctx.setup->options);
+    if (!s.ok()) return s;
+  }
+  rocksdb::Options o = ctx.setup->options;
+  o.create_if_missing = fresh;
+  return DB::Open(o, dir, db);
+}
+
+void CollectFileStats(DB* db, PhaseResult* r) {
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  r->files = files.size();
+  r->file_bytes = 0;
+  for (const auto& f : files) r->file_bytes += f.size;
+  rocksdb::TablePropertiesCollection props;
+  if (!db->GetPropertiesOfAllTables(&props).ok()) return;
+  r->index_bytes = r->filter_bytes = 0;
+  r->entries = 0;
+  for (const auto& kv : props) {
+    const rocksdb::TableProperties& p = *kv.second;
+    uint64_t index = p.index_size;
+    const auto& user = p.user_collected_properties;
+    auto it = user.find(kRobinHoodIndexProperty);
+    if (index == 0 && it != user.end()) index = std::stoull(it->second);
+    r->index_bytes += index;
+    r->filter_bytes += p.filter_size;
+    r->entries += p.num_entries;
+    it = user.find(kPeakProperty);
+    if (it != user.end()) {
+      r->builder_peak_bytes =
+          std::max<int64_t>(r->builder_peak_bytes, std::stoll(it->second));
+    }
+  }
+}
+
+PhaseResult RunFill(const PhaseContext& ctx, DB* db) {
+  PhaseResult r = NewResult(ctx, "fill");
+  const KeySpace& ks = *ctx.keys;
+  rocksdb::WriteOptions wo;
+  wo.disableWAL = true;
+  rocksdb::WriteBatch batch;
+  char kbuf[Workload::kMaxKeySize];
+  std::vector<char> vbuf(ks.workload().value_size + 8);
+  Progress progress(ctx.label + " fill", ks.num());
+  double t0 = NowSeconds();
+  Status s;
+  for (uint64_t i = 0; i < ks.num() && s.ok(); i++) {
+    uint64_t h = KeySpace::HashOf(i);
+    s = batch.Put(ks.Key(h, kbuf), ks.Value(h, vbuf.data()));
+    if (batch.Count() >= 1000 || i + 1 == ks.num()) {
+      if (s.ok()) s = db->Write(wo, &batch);
+      batch.Clear();
+    }
+    progress.Update(i);
+  }
+  if (s.ok()) s = db->Flush(rocksdb::FlushOptions());
+  progress.Finish();
+  double t1 = NowSeconds();
+  if (s.ok()) {
+    rocksdb::CompactRangeOptions cro;
+    cro.bottommost_level_compaction =
+        rocksdb::BottommostLevelCompaction::kForce;
+    StartHeapPeak();
+    s = db->CompactRange(cro, nullptr, nullptr);
+    r.heap_peak_bytes = HeapPeakGrowth();
+  }
+  double t2 = NowSeconds();
+  if (!s.ok()) {
+    r.skipped = true;
+    r.reason = "fill failed: " + s.ToString();
+    return r;
+  }
+  r.stage1_seconds = t1 - t0;
+  r.stage2_seconds = t2 - t1;
+  r.build_seconds = t2 - t0;
+  r.entries_per_sec = double(ks.num()) / r.build_seconds;
+  CollectFileStats(db, &r);
+  return r;
+}
+
+PhaseResult RunIngest(const PhaseContext& ctx, const std::string& dir) {
+  PhaseResult r = NewResult(ctx, "ingest");
+  const KeySpace& ks = *ctx.keys;
+  std::vector<uint64_t> sorted = ks.SortedHashes();
+  std::string sst = dir + ".sst";
+  unlink(sst.c_str());
+  char kbuf[Workload::kMaxKeySize];
+  std::vector<char> vbuf(ks.workload().value_size + 8);
+
+  StartHeapPeak();
+  Progress progress(ctx.label + " ingest", ks.num());
+  double t0 = NowSeconds();
+  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), ctx.setup->options);
+  Status s = writer.Open(sst);
+  for (uint64_t i = 0; i < sorted.size() && s.ok(); i++) {
+    uint64_t h = sorted[i];
+    s = writer.Put(ks.Key(h, kbuf), ks.Value(h, vbuf.data()));
+    progress.Update(i);
+  }
+  if (s.ok()) s = writer.Finish();
+  progress.Finish();
+  double t1 = NowSeconds();
+  r.heap_peak_bytes = HeapPeakGrowth();
+  std::vector<uint64_t>().swap(sorted);
+
+  DB* db = nullptr;
+  if (s.ok()) s = OpenDb(ctx, dir, /*fresh=*/true, &db);
+  double t2 = NowSeconds();
+  if (s.ok()) {
+    rocksdb::IngestExternalFileOptions io;
+    io.move_files = true;
+    s = db->IngestExternalFile({sst}, io);
+  }
+  double t3 = NowSeconds();
+  if (s.ok()) {
+    // The ingested data must be there.
+    KeyChooser chooser(ks.num(), 12345);
+    PinnableSlice v;
+    uint64_t found = 0;
+    const int kChecks = 1000;
+    for (int i = 0; i < kChecks; i++) {
+      uint64_t h = chooser.PresentHash();
+      v.Reset();
+      if (db->Get(ReadOptions(), db->DefaultColumnFamily(), ks.Key(h, kbuf),
+                  &v)
+              .ok() &&
+          v == ks.Value(h, vbuf.data())) {
+        found++;
+      }
+    }
+    if (found != kChecks) {
+      s = Status::Corruption("after ingestion only " + std::to_string(found) +
+                             " of " + std::to_string(kChecks) +
+                             " sampled keys read back correctly");
+    }
+  }
+  if (s.ok()) CollectFileStats(db, &r);
+  if (db) {
+    db->Close();
+    delete db;
+  }
+  rocksdb::DestroyDB(dir, ctx.setup->options);
+  unlink(sst.c_str());
+  if (!s.ok()) {
+    r.skipped = true;
+    r.reason = "SstFileWriter + IngestExternalFile failed: " + s.ToString();
+    return r;
+  }
+  r.stage1_seconds = t1 - t0;
+  r.stage2_seconds = t3 - t2;
+  r.build_seconds = r.stage1_seconds + r.stage2_seconds;
+  r.entries_per_sec = double(ks.num()) / r.build_seconds;
+  return r;
+}
+
+std::string Warmup(const PhaseContext& ctx, DB* db, uint64_t reads,
+                   uint64_t seed) {
+  const KeySpace& ks = *ctx.keys;
+  char kbuf[Workload::kMaxKeySize];
+  std::vector<char> vbuf(ks.workload().value_size + 8);
+  uint64_t count = 0;
+  {
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ReadOptions()));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) count++;
+    if (!it->status().ok()) {
+      return "full scan failed: " + it->status().ToString();
+    }
+  }
+  if (count != ks.num()) {
+    return "full scan saw " + std::to_string(count) + " keys, expected " +
+           std::to_string(ks.num());
+  }
+  KeyChooser chooser(ks.num(), seed ^ 0x77777777ULL);
+  PinnableSlice v;
+  uint64_t wrong = 0;
+  for (uint64_t i = 0; i < reads; i++) {
+    uint64_t h = chooser.PresentHash();
+    v.Reset();
+    Status s = db->Get(ReadOptions(), db->DefaultColumnFamily(),
+                       ks.Key(h, kbuf), &v);
+    if (!s.ok() || v != ks.Value(h, vbuf.data())) wrong++;
+  }
+  for (uint64_t i = 0; i < reads / 10; i++) {
+    uint64_t h = chooser.AbsentHash();
+    v.Reset();
+    Status s = db->Get(ReadOptions(), db->DefaultColumnFamily(),
+                       ks.Key(h, kbuf), &v);
+    if (!s.IsNotFound()) wrong++;
+  }
+  if (wrong) {
+    return std::to_string(wrong) + " wrong answers among " +
+           std::to_string(reads + reads / 10) + " checked reads";
+  }
+  return "";
+}
+
+namespace {
+
+struct ThreadOut {
+  LatencyRecorder latency;
+  uint64_t ops = 0;
+  uint64_t found = 0;
+  double seconds = 0;
+  std::string error;
+};
+
+void ReadThread(const PhaseContext& ctx, DB* db, const std::string& phase,
+                uint64_t reads, int batch_size, int seek_nexts, uint64_t seed,
+                Progress* progress, ThreadOut* out) {
+  const KeySpace& ks = *ctx.keys;
+  KeyChooser chooser(ks.num(), seed);
+  ReadOptions ro;
+  auto* cf = db->DefaultColumnFamily();
+  double start = NowSeconds();
+  if (phase == "readrandom" || phase == "readmissing") {
+    const bool present = phase == "readrandom";
+    char kbuf[Workload::kMaxKeySize];
+    PinnableSlice v;
+    out->latency.Reserve(reads);
+    for (uint64_t i = 0; i < reads; i++) {
+      uint64_t h = present ? chooser.PresentHash() : chooser.AbsentHash();
+      Slice key = ks.Key(h, kbuf);
+      uint64_t t0 = NowTicks();
+      Status s = db->Get(ro, cf, key, &v);
+      out->latency.Add(NowTicks() - t0);
+      if (s.ok()) {
+        out->found++;
+      } else if (!s.IsNotFound() && out->error.empty()) {
+        out->error = s.ToString();
+      }
+      v.Reset();
+      if (progress) progress->Update(i);
+    }
+    out->ops = reads;
+  } else if (phase == "multireadrandom") {
+    size_t b = size_t(std::max(1, batch_size));
+    std::vector<char> kbufs(b * Workload::kMaxKeySize);
+    std::vector<Slice> keys(b);
+    std::vector<PinnableSlice> values(b);
+    std::vector<Status> statuses(b);
+    out->latency.Reserve(reads / b + 1);
+    uint64_t done = 0;
+    while (done < reads) {
+      size_t n = size_t(std::min<uint64_t>(b, reads - done));
+      for (size_t j = 0; j < n; j++) {
+        keys[j] = ks.Key(chooser.PresentHash(),
+                         &kbufs[j * Workload::kMaxKeySize]);
+      }
+      uint64_t t0 = NowTicks();
+      db->MultiGet(ro, cf, n, keys.data(), values.data(), statuses.data(),
+                   /*sorted_input=*/false);
+      out->latency.Add(NowTicks() - t0);
+      for (size_t j = 0; j < n; j++) {
+        if (statuses[j].ok()) {
+          out->found++;
+        } else if (!statuses[j].IsNotFound() && out->error.empty()) {
+          out->error = statuses[j].ToString();
+        }
+        values[j].Reset();
+      }
+      uint64_t before = done;
+      done += n;
+      if (progress && (before >> 12) != (done >> 12)) progress->Check(done);
+    }
+    out->ops = reads;
+  } else if (phase == "seekrandom") {
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro));
+    char kbuf[Workload::kMaxKeySize];
+    out->latency.Reserve(reads);
+    for (uint64_t i = 0; i < reads; i++) {
+      Slice key = ks.Key(chooser.PresentHash(), kbuf);
+      uint64_t t0 = NowTicks();
+      it->Seek(key);
+      bool hit = it->Valid() && it->key() == key;
+      for (int j = 0; j < seek_nexts && it->Valid(); j++) it->Next();
+      out->latency.Add(NowTicks() - t0);
+      if (hit) out->found++;
+      if (progress) progress->Update(i);
+    }
+    if (!it->status().ok()) out->error = it->status().ToString();
+    out->ops = reads;
+  } else {
+    out->error = "unknown phase " + phase;
+  }
+  out->seconds = NowSeconds() - start;
+}
+
+}  // namespace
+
+PhaseResult RunRead(const PhaseContext& ctx, DB* db, const std::string& phase,
+                    int threads, uint64_t reads, int batch_size,
+                    int seek_nexts, uint64_t seed) {
+  PhaseResult r = NewResult(ctx, phase);
+  threads = std::max(1, threads);
+  std::vector<ThreadOut> outs(threads);
+  Progress progress(ctx.label + " " + phase, reads);
+  double start = NowSeconds();
+  if (threads == 1) {
+    ReadThread(ctx, db, phase, reads, batch_size, seek_nexts, seed,
+               &progress, &outs[0]);
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; t++) {
+      pool.emplace_back([&, t] {
+        ReadThread(ctx, db, phase, reads, batch_size, seek_nexts,
+                   seed + 1000003ULL * t, t == 0 ? &progress : nullptr,
+                   &outs[t]);
+      });
+    }
+    for (auto& th : pool) th.join();
+  }
+  double wall = NowSeconds() - start;
+  progress.Finish();
+  LatencyRecorder all;
+  uint64_t ops = 0;
+  double thread_seconds = 0;
+  for (auto& o : outs) {
+    all.Merge(o.latency);
+    ops += o.ops;
+    r.found += o.found;
+    thread_seconds += o.seconds;
+    if (!o.error.empty() && r.reason.empty()) r.reason = o.error;
+  }
+  if (!r.reason.empty()) {
+    r.skipped = true;
+    r.reason = phase + " failed: " + r.reason;
+    return r;
+  }
+  FillStats(&r, wall, ops, thread_seconds);
+  r.latency_per_batch = phase == "multireadrandom";
+  r.p50_us = all.PercentileMicros(50);
+  r.p99_us = all.PercentileMicros(99);
+  r.p999_us = all.PercentileMicros(99.9);
+  return r;
+}
+
+}  // namespace db_bench_ext

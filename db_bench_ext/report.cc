@@ -1,0 +1,495 @@
+#include "db_bench_ext/report.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <functional>
+#include <set>
+
+namespace db_bench_ext {
+
+namespace {
+
+std::string Key(const PhaseResult& r) {
+  return r.workload + "\x1f" + r.format + "\x1f" + r.phase;
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::string Fmt(const char* f, double v) {
+  char buf[64];
+  snprintf(buf, sizeof(buf), f, v);
+  return buf;
+}
+
+std::string HumanBytes(double b) {
+  if (b < 0) return "n/a";
+  if (b >= 1e9) return Fmt("%.2f GB", b / 1e9);
+  if (b >= 1e6) return Fmt("%.1f MB", b / 1e6);
+  if (b >= 1e3) return Fmt("%.1f KB", b / 1e3);
+  return Fmt("%.0f B", b);
+}
+
+std::string Ratio(double num, double den) {
+  if (den <= 0 || num <= 0) return "-";
+  return Fmt("%.2fx", num / den);
+}
+
+std::string JsonEscape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    switch (c) {
+      case '"': o += "\\\""; break;
+      case '\\': o += "\\\\"; break;
+      case '\n': o += "\\n"; break;
+      case '\t': o += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char esc[8];
+          snprintf(esc, sizeof(esc), "\\u%04x", unsigned(static_cast<unsigned char>(c)));
+          o += esc;
+        } else {
+          o += c;
+        }
+    }
+  }
+  return o;
+}
+
+std::string JsonNum(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[64];
+  snprintf(buf, sizeof(buf), "%.6g", v);
+  return buf;
+}
+
+// A peak memory figure with bytes per entry, or n/a.
+std::string PeakText(int64_t bytes, uint64_t entries) {
+  if (bytes < 0) return "n/a";
+  return HumanBytes(double(bytes)) +
+         (entries ? Fmt(" %.1fB/e", double(bytes) / double(entries)) : "");
+}
+
+bool IsReadPhase(const std::string& p) { return p != "fill" && p != "ingest"; }
+
+}  // namespace
+
+std::string Report::DbBenchLine(const PhaseResult& r) {
+  char buf[512];
+  snprintf(buf, sizeof(buf),
+           "%-12s : %11.3f micros/op %ld ops/sec %.3f seconds %" PRIu64
+           " operations; (%" PRIu64 " of %" PRIu64 " found)",
+           r.phase.c_str(), r.micros_per_op, long(r.ops_per_sec), r.seconds,
+           r.ops, r.found, r.ops);
+  return buf;
+}
+
+void Report::Add(const PhaseResult& r, int repetitions) {
+  std::string k = Key(r);
+  if (!samples_.count(k)) order_.push_back(k);
+  samples_[k].push_back(r);
+  std::string tag = "[" + r.workload + " " + r.format + " rep " +
+                    std::to_string(r.repetition + 1) + "/" +
+                    std::to_string(repetitions) + "]";
+  if (r.skipped) {
+    printf("%-12s : skipped: %s %s\n", r.phase.c_str(), r.reason.c_str(),
+           tag.c_str());
+  } else if (r.IsBuild()) {
+    printf("%-12s : %11.0f entries/sec %.3f seconds %" PRIu64
+           " entries; %" PRIu64 " bytes in %" PRIu64 " files %s\n",
+           r.phase.c_str(), r.entries_per_sec, r.build_seconds, r.entries,
+           r.file_bytes, r.files, tag.c_str());
+  } else {
+    printf("%s %s\n", DbBenchLine(r).c_str(), tag.c_str());
+  }
+  fflush(stdout);
+}
+
+void Report::AddSkip(const PhaseResult& r) {
+  std::string k = Key(r);
+  if (samples_.count(k)) return;
+  order_.push_back(k);
+  samples_[k].push_back(r);
+}
+
+std::vector<PhaseResult> Report::Medians() const {
+  std::vector<PhaseResult> out;
+  for (const auto& k : order_) {
+    const auto& v = samples_.at(k);
+    std::vector<const PhaseResult*> ok;
+    for (const auto& r : v) {
+      if (!r.skipped) ok.push_back(&r);
+    }
+    if (ok.empty()) {
+      out.push_back(v.front());
+      continue;
+    }
+    PhaseResult m = *ok.front();
+    m.repetition = int(ok.size());
+    auto med = [&](std::function<double(const PhaseResult&)> get) {
+      std::vector<double> xs;
+      for (auto* r : ok) xs.push_back(get(*r));
+      return Median(xs);
+    };
+    m.ops_per_sec = med([](const PhaseResult& r) { return r.ops_per_sec; });
+    m.micros_per_op = med([](const PhaseResult& r) { return r.micros_per_op; });
+    m.seconds = med([](const PhaseResult& r) { return r.seconds; });
+    m.p50_us = med([](const PhaseResult& r) { return r.p50_us; });
+    m.p99_us = med([](const PhaseResult& r) { return r.p99_us; });
+    m.p999_us = med([](const PhaseResult& r) { return r.p999_us; });
+    m.found = uint64_t(med([](const PhaseResult& r) { return double(r.found); }));
+    m.entries_per_sec =
+        med([](const PhaseResult& r) { return r.entries_per_sec; });
+    m.build_seconds = med([](const PhaseResult& r) { return r.build_seconds; });
+    m.stage1_seconds =
+        med([](const PhaseResult& r) { return r.stage1_seconds; });
+    m.stage2_seconds =
+        med([](const PhaseResult& r) { return r.stage2_seconds; });
+    m.heap_peak_bytes = int64_t(
+        med([](const PhaseResult& r) { return double(r.heap_peak_bytes); }));
+    out.push_back(m);
+  }
+  return out;
+}
+
+const PhaseResult* Report::Find(const std::vector<PhaseResult>& medians,
+                                const std::string& workload,
+                                const std::string& format,
+                                const std::string& phase) const {
+  for (const auto& r : medians) {
+    if (r.workload == workload && r.format == format && r.phase == phase &&
+        !r.skipped) {
+      return &r;
+    }
+  }
+  return nullptr;
+}
+
+void Report::PrintTables(FILE* out, const RunInfo& info) const {
+  std::vector<PhaseResult> med = Medians();
+  for (const auto& w : info.workload_order) {
+    fprintf(out, "\n== workload %s: %s ==\n", w.c_str(),
+            info.workload_desc.count(w) ? info.workload_desc.at(w).c_str()
+                                        : "");
+    fprintf(out,
+            "   %" PRIu64 " keys; %" PRIu64
+            " reads per phase and thread; %d thread(s); medians of %d "
+            "repetitions\n",
+            info.num, info.reads, info.threads, info.repetitions);
+    if (info.format_desc.count(w)) {
+      for (const auto& d : info.format_desc.at(w)) {
+        fprintf(out, "   %s\n", d.c_str());
+      }
+    }
+    std::vector<std::string> notes, skips;
+    // Reads.
+    bool header = false;
+    std::vector<std::string> phases;
+    for (const auto& r : med) {
+      if (r.workload == w &&
+          std::find(phases.begin(), phases.end(), r.phase) == phases.end()) {
+        phases.push_back(r.phase);
+      }
+    }
+    for (const auto& p : phases) {
+      if (!IsReadPhase(p)) continue;
+      const PhaseResult* rh = Find(med, w, "robinhood", p);
+      for (const auto& r : med) {
+        if (r.workload != w || r.phase != p) continue;
+        if (r.skipped) {
+          skips.push_back(r.format + " " + r.phase + ": " + r.reason);
+          continue;
+        }
+        if (!header) {
+          fprintf(out, "\n%-16s %-10s %12s %10s %9s %9s %9s %17s %7s\n",
+                  "read phase", "format", "ops/s", "micros/op", "p50 us",
+                  "p99 us", "p99.9 us", "found", "vs RH");
+          header = true;
+        }
+        char found[64];
+        snprintf(found, sizeof(found), "%" PRIu64 "/%" PRIu64, r.found,
+                 r.ops);
+        fprintf(out, "%-16s %-10s %12.0f %10.3f %9.2f %9.2f %9.2f %17s %7s\n",
+                p.c_str(), r.format.c_str(), r.ops_per_sec, r.micros_per_op,
+                r.p50_us, r.p99_us, r.p999_us, found,
+                rh ? Ratio(r.ops_per_sec, rh->ops_per_sec).c_str() : "-");
+        if (!r.note.empty()) notes.push_back(r.format + " " + p + ": " + r.note);
+      }
+    }
+    // Builds.
+    header = false;
+    for (const auto& p : phases) {
+      if (IsReadPhase(p)) continue;
+      const PhaseResult* rh = Find(med, w, "robinhood", p);
+      for (const auto& r : med) {
+        if (r.workload != w || r.phase != p) continue;
+        if (r.skipped) {
+          skips.push_back(r.format + " " + r.phase + ": " + r.reason);
+          continue;
+        }
+        if (!header) {
+          fprintf(out, "\n%-8s %-10s %11s %7s %7s %10s %5s %8s %7s %9s %9s %17s %17s\n",
+                  "build", "format", "entries/s", "vs RH", "seconds",
+                  "file", "files", "B/entry", "size/RH", "index",
+                  "filter", "peak (own prop)", "peak heap");
+          header = true;
+        }
+        fprintf(out, "%-8s %-10s %11.0f %7s %7.2f %10s %5" PRIu64
+                " %8.2f %7s %9s %9s %17s %17s\n",
+                p.c_str(), r.format.c_str(), r.entries_per_sec,
+                rh ? Ratio(r.entries_per_sec, rh->entries_per_sec).c_str()
+                   : "-",
+                r.build_seconds, HumanBytes(double(r.file_bytes)).c_str(),
+                r.files, r.BytesPerEntry(),
+                rh ? Ratio(double(r.file_bytes), double(rh->file_bytes)).c_str()
+                   : "-",
+                HumanBytes(double(r.index_bytes)).c_str(),
+                HumanBytes(double(r.filter_bytes)).c_str(),
+                PeakText(r.builder_peak_bytes, r.entries).c_str(),
+                PeakText(r.heap_peak_bytes, r.entries).c_str());
+      }
+    }
+    if (header) {
+      fprintf(out,
+              "   fill = DB writes (WAL off) + flush + full CompactRange; "
+              "ingest = SstFileWriter + IngestExternalFile.\n"
+              "   peak (own prop): the builder's own report "
+              "(rocksdb.robinhood.builder.peak.bytes); peak heap: growth of\n"
+              "   the heap while SstFileWriter (ingest) or CompactRange "
+              "(fill) ran, measured alike for all formats.\n");
+    }
+    bool batch = false;
+    for (const auto& r : med) batch |= r.workload == w && r.latency_per_batch;
+    if (batch) {
+      fprintf(out,
+              "   multireadrandom: ops/s counts keys; its latencies are of "
+              "a whole batch of %d keys.\n   vs RH: the format's ops/s (or "
+              "entries/s, bytes) divided by RobinHoodTable's.\n",
+              info.batch_size);
+    }
+    for (const auto& n : notes) fprintf(out, "   note: %s\n", n.c_str());
+    // A format skipped whole for one reason gets one line.
+    std::map<std::string, std::set<std::string>> reasons;
+    for (const auto& r : med) {
+      if (r.workload == w) reasons[r.format].insert(r.skipped ? r.reason : "");
+    }
+    std::set<std::string> whole;
+    for (const auto& kv : reasons) {
+      if (kv.second.size() == 1 && !kv.second.begin()->empty()) {
+        fprintf(out, "   skipped: %s (all phases): %s\n", kv.first.c_str(),
+                kv.second.begin()->c_str());
+        whole.insert(kv.first + " ");
+      }
+    }
+    for (const auto& s : skips) {
+      bool covered = false;
+      for (const auto& f : whole) covered |= s.compare(0, f.size(), f) == 0;
+      if (!covered) fprintf(out, "   skipped: %s\n", s.c_str());
+    }
+  }
+}
+
+void Report::PrintTargets(FILE* out, const RunInfo& info) const {
+  std::vector<PhaseResult> med = Medians();
+  struct Line {
+    std::string what;
+    double value;
+    double goal;
+    bool at_most;
+  };
+  std::vector<Line> lines;
+  auto speed = [&](const std::string& w, const std::string& phase,
+                   const std::string& peer, double goal) {
+    const PhaseResult* rh = Find(med, w, "robinhood", phase);
+    const PhaseResult* other = Find(med, w, peer, phase);
+    if (!rh || !other || other->ops_per_sec <= 0) return;
+    lines.push_back({w + " " + phase + ": robinhood / " + peer,
+                     rh->ops_per_sec / other->ops_per_sec, goal, false});
+  };
+  bool has_misses = false;
+  for (const auto& r : med) has_misses |= r.workload == "misses";
+  const std::string misses_w = has_misses ? "misses" : "cuckoo";
+  speed("cuckoo", "readrandom", "cuckoo",
+        info.num >= 10000000 ? 1.0 : 1.2);
+  speed("cuckoo", "readrandom", "block", 5.0);
+  speed("cuckoo", "multireadrandom", "cuckoo", 1.3);
+  speed("sparkey", "readrandom", "plain", 1.5);
+  speed("sparkey", "readrandom", "block", 3.0);
+  speed(misses_w, "readmissing", "block", 3.0);
+  speed(misses_w, "readmissing", "cuckoo", 1.5);
+  for (const auto& w : info.workload_order) {
+    speed(w, "seekrandom", "block", 0.8);
+  }
+  for (const auto& w : info.workload_order) {
+    for (const auto& phase : {"fill", "ingest"}) {
+      const PhaseResult* rh = Find(med, w, "robinhood", phase);
+      const PhaseResult* block = Find(med, w, "block", phase);
+      if (rh && block && w == "sparkey" && std::string(phase) == "fill") {
+        lines.push_back({w + " file size: robinhood / block (uncompressed)",
+                         double(rh->file_bytes) / double(block->file_bytes),
+                         1.05, true});
+      }
+      if (std::string(phase) != "ingest" || !rh) continue;
+      lines.push_back({w + " ingest build: robinhood M entries/s",
+                       rh->entries_per_sec / 1e6, 1.5, false});
+      if (block) {
+        lines.push_back({w + " ingest build: robinhood / block",
+                         rh->entries_per_sec / block->entries_per_sec, 1.2,
+                         false});
+      }
+      if (rh->builder_peak_bytes >= 0 && rh->entries) {
+        lines.push_back({w + " builder peak bytes/entry (robinhood)",
+                         double(rh->builder_peak_bytes) / double(rh->entries),
+                         12.0, true});
+      }
+    }
+  }
+  if (lines.empty()) return;
+  fprintf(out, "\n== targets of issue 3 (set for 10M keys; this run: %" PRIu64
+               " keys) ==\n", info.num);
+  for (const auto& l : lines) {
+    bool ok = l.at_most ? l.value <= l.goal : l.value >= l.goal;
+    fprintf(out, "  %-58s %8.2f  (%s %.2f)  %s\n", l.what.c_str(), l.value,
+            l.at_most ? "<=" : ">=", l.goal, ok ? "met" : "MISSED");
+  }
+}
+
+bool Report::WriteJson(const std::string& path, const RunInfo& info) const {
+  FILE* f = fopen(path.c_str(), "w");
+  if (!f) return false;
+  std::vector<PhaseResult> med = Medians();
+  fprintf(f, "{\n  \"tool\": \"db_bench_ext\",\n");
+  fprintf(f, "  \"command_line\": \"%s\",\n",
+          JsonEscape(info.command_line).c_str());
+  fprintf(f,
+          "  \"config\": {\"num\": %" PRIu64 ", \"reads\": %" PRIu64
+          ", \"threads\": %d, \"repetitions\": %d, \"batch_size\": %d, "
+          "\"seek_nexts\": %d, \"seed\": %" PRIu64 "},\n",
+          info.num, info.reads, info.threads, info.repetitions,
+          info.batch_size, info.seek_nexts, info.seed);
+  fprintf(f, "  \"machine\": \"%s\",\n  \"rocksdb_version\": \"%s\",\n",
+          JsonEscape(info.machine).c_str(),
+          JsonEscape(info.rocksdb_version).c_str());
+  fprintf(f, "  \"total_seconds\": %s,\n", JsonNum(info.total_seconds).c_str());
+  fprintf(f, "  \"workloads\": {");
+  bool first = true;
+  for (const auto& w : info.workload_order) {
+    fprintf(f, "%s\n    \"%s\": {\"description\": \"%s\", \"formats\": [",
+            first ? "" : ",", JsonEscape(w).c_str(),
+            info.workload_desc.count(w)
+                ? JsonEscape(info.workload_desc.at(w)).c_str()
+                : "");
+    bool ff = true;
+    if (info.format_desc.count(w)) {
+      for (const auto& d : info.format_desc.at(w)) {
+        fprintf(f, "%s\"%s\"", ff ? "" : ", ", JsonEscape(d).c_str());
+        ff = false;
+      }
+    }
+    fprintf(f, "]}");
+    first = false;
+  }
+  fprintf(f, "\n  },\n  \"results\": [");
+  first = true;
+  for (const auto& r : med) {
+    const PhaseResult* rh = Find(med, r.workload, "robinhood", r.phase);
+    double vs_rh = 0;
+    if (rh && !r.skipped) {
+      vs_rh = r.IsBuild() ? r.entries_per_sec / rh->entries_per_sec
+                          : r.ops_per_sec / rh->ops_per_sec;
+    }
+    fprintf(f, "%s\n    {\"workload\": \"%s\", \"format\": \"%s\", "
+               "\"phase\": \"%s\", \"skipped\": %s",
+            first ? "" : ",", r.workload.c_str(), r.format.c_str(),
+            r.phase.c_str(), r.skipped ? "true" : "false");
+    first = false;
+    if (r.skipped) {
+      fprintf(f, ", \"reason\": \"%s\"}", JsonEscape(r.reason).c_str());
+      continue;
+    }
+    if (!r.note.empty()) {
+      fprintf(f, ", \"note\": \"%s\"", JsonEscape(r.note).c_str());
+    }
+    fprintf(f, ", \"repetitions\": %d", r.repetition);
+    if (r.IsBuild()) {
+      fprintf(f,
+              ", \"entries_per_sec\": %s, \"seconds\": %s, "
+              "\"stage1_seconds\": %s, \"stage2_seconds\": %s, "
+              "\"entries\": %" PRIu64 ", \"files\": %" PRIu64
+              ", \"file_bytes\": %" PRIu64 ", \"bytes_per_entry\": %s, "
+              "\"index_bytes\": %" PRIu64 ", \"filter_bytes\": %" PRIu64
+              ", \"builder_peak_bytes\": %s, \"heap_peak_bytes\": %s",
+              JsonNum(r.entries_per_sec).c_str(),
+              JsonNum(r.build_seconds).c_str(),
+              JsonNum(r.stage1_seconds).c_str(),
+              JsonNum(r.stage2_seconds).c_str(), r.entries, r.files,
+              r.file_bytes, JsonNum(r.BytesPerEntry()).c_str(), r.index_bytes,
+              r.filter_bytes,
+              r.builder_peak_bytes >= 0
+                  ? std::to_string(r.builder_peak_bytes).c_str()
+                  : "null",
+              r.heap_peak_bytes >= 0 ? std::to_string(r.heap_peak_bytes).c_str()
+                                     : "null");
+      if (rh && rh->file_bytes) {
+        fprintf(f, ", \"size_vs_robinhood\": %s",
+                JsonNum(double(r.file_bytes) / double(rh->file_bytes)).c_str());
+      }
+    } else {
+      fprintf(f,
+              ", \"ops\": %" PRIu64 ", \"found\": %" PRIu64
+              ", \"ops_per_sec\": %s, \"micros_per_op\": %s, \"seconds\": %s, "
+              "\"p50_us\": %s, \"p99_us\": %s, \"p999_us\": %s, "
+              "\"latency_per_batch\": %s",
+              r.ops, r.found, JsonNum(r.ops_per_sec).c_str(),
+              JsonNum(r.micros_per_op).c_str(), JsonNum(r.seconds).c_str(),
+              JsonNum(r.p50_us).c_str(), JsonNum(r.p99_us).c_str(),
+              JsonNum(r.p999_us).c_str(),
+              r.latency_per_batch ? "true" : "false");
+    }
+    fprintf(f, ", \"vs_robinhood\": %s", vs_rh > 0 ? JsonNum(vs_rh).c_str()
+                                                    : "null");
+    // Every repetition's headline number.
+    fprintf(f, ", \"samples\": [");
+    bool fs = true;
+    for (const auto& s : samples_.at(Key(r))) {
+      if (s.skipped) continue;
+      fprintf(f, "%s%s", fs ? "" : ", ",
+              JsonNum(r.IsBuild() ? s.entries_per_sec : s.ops_per_sec).c_str());
+      fs = false;
+    }
+    fprintf(f, "]}");
+  }
+  fprintf(f, "\n  ]\n}\n");
+  return fclose(f) == 0;
+}
+
+bool Report::WriteCsv(const std::string& path) const {
+  FILE* f = fopen(path.c_str(), "w");
+  if (!f) return false;
+  fprintf(f,
+          "workload,format,phase,skipped,ops_per_sec,micros_per_op,p50_us,"
+          "p99_us,p999_us,found,ops,entries_per_sec,file_bytes,"
+          "bytes_per_entry,index_bytes,filter_bytes,builder_peak_bytes,"
+          "heap_peak_bytes,reason\n");
+  for (const auto& r : Medians()) {
+    std::string reason = r.reason;
+    std::replace(reason.begin(), reason.end(), '"', '\'');
+    fprintf(f,
+            "%s,%s,%s,%d,%.1f,%.4f,%.3f,%.3f,%.3f,%" PRIu64 ",%" PRIu64
+            ",%.1f,%" PRIu64 ",%.3f,%" PRIu64 ",%" PRIu64 ",%" PRId64
+            ",%" PRId64 ",\"%s\"\n",
+            r.workload.c_str(), r.format.c_str(), r.phase.c_str(),
+            r.skipped ? 1 : 0, r.ops_per_sec, r.micros_per_op, r.p50_us,
+            r.p99_us, r.p999_us, r.found, r.ops, r.entries_per_sec,
+            r.file_bytes, r.BytesPerEntry(), r.index_bytes, r.filter_bytes,
+            r.builder_peak_bytes, r.heap_peak_bytes, reason.c_str());
+  }
+  return fclose(f) == 0;
+}
+
+}  // namespace db_bench_ext

@@ -1,0 +1,88 @@
+#include "db_bench_ext/workload.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace db_bench_ext {
+
+bool MakeWorkload(const std::string& name, int key_size_override,
+                  int value_size_override, Workload* w) {
+  const std::vector<std::string> all_reads = {
+      "fill", "ingest", "readrandom", "multireadrandom", "readmissing",
+      "seekrandom"};
+  w->name = name;
+  if (name == "cuckoo") {
+    w->key_size = 8;
+    w->value_size = 4;
+    w->default_phases = all_reads;
+    w->description = "CuckooTable paper: 8-byte keys, 4-byte values, mmap";
+  } else if (name == "sparkey") {
+    w->key_size = 0;
+    w->min_key = 8;
+    w->max_key = 32;
+    w->value_size = 100;
+    w->default_phases = all_reads;
+    w->description = "Sparkey-like: keys of 8..32 bytes, 100-byte values";
+  } else if (name == "misses") {
+    w->key_size = 8;
+    w->value_size = 4;
+    w->default_phases = {"fill", "readmissing"};
+    w->description =
+        "lookups of absent keys in cuckoo-shaped data (8-byte keys, "
+        "4-byte values)";
+  } else {
+    return false;
+  }
+  if (key_size_override > 0) {
+    w->key_size = std::max(8, std::min(key_size_override,
+                                       int(Workload::kMaxKeySize)));
+  }
+  if (value_size_override >= 0) w->value_size = value_size_override;
+  w->mmap_read = true;
+  return true;
+}
+
+static inline void PutBigEndian64(char* p, uint64_t v) {
+  for (int i = 7; i >= 0; i--) {
+    p[i] = char(v & 0xff);
+    v >>= 8;
+  }
+}
+
+rocksdb::Slice KeySpace::Key(uint64_t h, char* buf) const {
+  PutBigEndian64(buf, h);
+  int len = w_.key_size;
+  uint64_t r = Mix(h ^ 0x5bd1e995ULL);
+  if (len == 0) {
+    len = w_.min_key + int(r % uint64_t(w_.max_key - w_.min_key + 1));
+  }
+  // Filler bytes past the first 8, from a stream seeded by h.
+  for (int i = 8; i < len; i += 8) {
+    r = Mix(r);
+    char tmp[8];
+    memcpy(tmp, &r, 8);
+    memcpy(buf + i, tmp, std::min(8, len - i));
+  }
+  return rocksdb::Slice(buf, size_t(len));
+}
+
+rocksdb::Slice KeySpace::Value(uint64_t h, char* buf) const {
+  uint64_t r = h * 0x2545f4914f6cdd1dULL + 1;
+  int n = w_.value_size;
+  for (int i = 0; i < n; i += 8) {
+    r ^= r >> 12;
+    r ^= r << 25;
+    r ^= r >> 27;
+    memcpy(buf + i, &r, std::min(8, n - i));
+  }
+  return rocksdb::Slice(buf, size_t(n));
+}
+
+std::vector<uint64_t> KeySpace::SortedHashes() const {
+  std::vector<uint64_t> h(num_);
+  for (uint64_t i = 0; i < num_; i++) h[i] = HashOf(i);
+  std::sort(h.begin(), h.end());
+  return h;
+}
+
+}  // namespace db_bench_ext
