@@ -19,9 +19,8 @@ DEFINE_string(workload, "sparkey,cuckoo",
               "lookups only), or 'all'. --key_size/--value_size override.");
 DEFINE_int64(num, 1000000, "Number of key/values to place in each database");
 DEFINE_int64(reads, -1,
-             "Read operations per thread per read phase (-1: --num, capped "
-             "at 500000 when --num is the default run's 1000000 so the "
-             "default run stays short)");
+             "Read operations per thread per read phase (-1: --num, at most "
+             "500000, so the default run stays short)");
 DEFINE_int32(key_size, 0,
              "Fixed key size in bytes (>= 8); 0: the workload's own");
 DEFINE_int32(value_size, -1, "Value size in bytes; -1: the workload's own");

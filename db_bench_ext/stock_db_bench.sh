@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Cross-checks db_bench_ext with a tool we did not write: runs the system's
+# own db_bench (Debian package rocksdb-tools) on the same workload for
+# BlockBasedTable (bloom 10 bits/key), PlainTable (--use_plain_table),
+# CuckooTable (--use_cuckoo_table) and RobinHoodTable (LD_PRELOAD of
+# librocksdb_robinhood.so plus an OPTIONS file naming table_factory
+# RobinHoodTable), and prints the readrandom results side by side.
+#
+# Usage: db_bench_ext/stock_db_bench.sh [PLUGIN_SO] [--workload=cuckoo|sparkey]
+#          [--num=N] [--reads=N] [--repetitions=N] [--formats=a,b,..] [--db=DIR]
+# PLUGIN_SO (or env RH_PLUGIN_SO) defaults to build/librocksdb_robinhood.so.
+# db_bench has fixed-size keys only: the sparkey workload runs with 20-byte
+# keys (the mean of db_bench_ext's 8..32) and 100-byte values.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+so="${RH_PLUGIN_SO:-build/librocksdb_robinhood.so}"
+workload=cuckoo num=1000000 reads=500000 reps=3 db=/tmp/stock_db_bench
+formats=robinhood,cuckoo,plain,block
+for arg in "$@"; do
+  case "$arg" in
+    --workload=*) workload="${arg#*=}" ;;
+    --num=*) num="${arg#*=}" ;;
+    --reads=*) reads="${arg#*=}" ;;
+    --repetitions=*) reps="${arg#*=}" ;;
+    --formats=*) formats="${arg#*=}" ;;
+    --db=*) db="${arg#*=}" ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -*) echo "unknown option $arg" >&2; exit 2 ;;
+    *) so="$arg" ;;
+  esac
+done
+
+db_bench=$(dpkg -L rocksdb-tools 2>/dev/null | grep -E '/bin/(rocksdb_)?db_bench$' | head -1 || true)
+[ -n "$db_bench" ] || db_bench=$(command -v db_bench || true)
+[ -x "$db_bench" ] || { echo "db_bench not found: apt-get install rocksdb-tools" >&2; exit 1; }
+
+case "$workload" in
+  cuckoo) key_size=8 value_size=4 prefix=8 ;;
+  sparkey) key_size=20 value_size=100 prefix=8 ;;
+  *) echo "unknown workload $workload (cuckoo, sparkey)" >&2; exit 2 ;;
+esac
+
+if [[ ",$formats," == *,robinhood,* ]]; then
+  [ -f "$so" ] || { echo "RobinHoodTable plugin $so not found: build it (tools/build.sh) or pass its path" >&2; exit 1; }
+  so=$(readlink -f "$so")
+fi
+
+mkdir -p "$db"
+log="$db/logs"
+mkdir -p "$log"
+options_file="$db/robinhood.OPTIONS"
+# What db_bench_ext sets for RobinHoodTable, in RocksDB's OPTIONS format:
+# an OPTIONS file replaces db_bench's option flags, so everything is here.
+cat > "$options_file" <<OPTS
+[Version]
+  rocksdb_version=7.8.3
+  options_file_version=1.1
+
+[DBOptions]
+  create_if_missing=true
+  allow_mmap_reads=true
+  max_open_files=-1
+  max_background_jobs=2
+
+[CFOptions "default"]
+  table_factory=RobinHoodTable
+  compression=kNoCompression
+  bottommost_compression=kNoCompression
+  target_file_size_base=67108864
+
+[TableOptions/RobinHoodTable "default"]
+  load_factor=0.85
+OPTS
+
+common=(--num="$num" --key_size="$key_size" --value_size="$value_size"
+        --compression_type=none --disable_wal=1 --threads=1 --seed=301
+        --open_files=-1 --histogram=0 --statistics=0 --progress_reports=false)
+cache=$(( num * (key_size + value_size + 30) * 2 + (64 << 20) ))
+
+declare -A median line
+echo "db_bench: $db_bench ($(dpkg-query -W -f='${Version}' rocksdb-tools 2>/dev/null || echo '?'))"
+echo "workload $workload: $num keys of $key_size bytes, $value_size-byte values; readrandom x$reps, $reads reads each"
+IFS=, read -r -a fmts <<< "$formats"
+for fmt in "${fmts[@]}"; do
+  pre=()
+  case "$fmt" in
+    block) flags=(--bloom_bits=10 --cache_size="$cache" --use_data_block_hash_index=1 --mmap_read=1) ;;
+    plain) flags=(--use_plain_table=1 --prefix_size="$prefix" --bloom_bits=10 --mmap_read=1) ;;
+    cuckoo) flags=(--use_cuckoo_table=1 --mmap_read=1) ;;
+    robinhood) flags=(--options_file="$options_file"); pre=(env LD_PRELOAD="$so") ;;
+    *) echo "unknown format $fmt" >&2; exit 2 ;;
+  esac
+  dir="$db/$fmt"
+  rm -rf "$dir"
+  echo "-- $fmt: fill (filluniquerandom,compact)" >&2
+  "${pre[@]}" "$db_bench" "${common[@]}" "${flags[@]}" --db="$dir" \
+    --use_existing_db=0 --benchmarks=filluniquerandom,compact > "$log/$fmt.fill" 2>&1 ||
+    { echo "$fmt: fill failed, see $log/$fmt.fill" >&2; tail -5 "$log/$fmt.fill" >&2; continue; }
+  # The table format really used, from the OPTIONS file RocksDB wrote.
+  used=$(sed -nE 's/^ *table_factory=(.*)/\1/p' "$dir"/OPTIONS-* 2>/dev/null | tail -1)
+  echo "-- $fmt: table_factory=$used; readrandom[X$reps]" >&2
+  "${pre[@]}" "$db_bench" "${common[@]}" "${flags[@]}" --db="$dir" \
+    --use_existing_db=1 --reads="$reads" --benchmarks="readrandom[X$reps]" > "$log/$fmt.read" 2>&1 ||
+    { echo "$fmt: readrandom failed, see $log/$fmt.read" >&2; tail -5 "$log/$fmt.read" >&2; continue; }
+  tr '\r' '\n' < "$log/$fmt.read" > "$log/$fmt.read.txt"
+  mv "$log/$fmt.read.txt" "$log/$fmt.read"
+  grep -E '^readrandom +:' "$log/$fmt.read" | sed "s/^/  $fmt  /"
+  m=$(sed -nE 's/^readrandom \[MEDIAN [0-9]+ runs\] : ([0-9]+) ops\/sec.*/\1/p' "$log/$fmt.read")
+  [ -n "$m" ] || m=$(sed -nE 's/^readrandom +:.* ([0-9]+) ops\/sec.*/\1/p' "$log/$fmt.read" | tail -1)
+  median[$fmt]=$m
+  line[$fmt]=$(grep -E '^readrandom +:' "$log/$fmt.read" | tail -1)
+  rm -rf "$dir"
+done
+
+echo
+echo "stock db_bench, workload $workload, readrandom (median of $reps):"
+printf '%-10s %14s %14s   %s\n' format "ops/sec" "robinhood/fmt" "last db_bench line"
+rh="${median[robinhood]:-}"
+for fmt in "${fmts[@]}"; do
+  m="${median[$fmt]:-}"
+  if [ -z "$m" ]; then printf '%-10s %14s\n' "$fmt" failed; continue; fi
+  ratio=-
+  [ -n "$rh" ] && ratio=$(awk -v a="$rh" -v b="$m" 'BEGIN{printf "%.2fx", a/b}')
+  printf '%-10s %14s %14s   %s\n' "$fmt" "$m" "$ratio" "${line[$fmt]}"
+done
