@@ -27,10 +27,11 @@ DEFINE_int32(value_size, -1, "Value size in bytes; -1: the workload's own");
 DEFINE_int32(threads, 1, "Reader threads for the read phases");
 DEFINE_int32(batch_size, 50, "Keys per MultiGet in multireadrandom");
 DEFINE_int32(seek_nexts, 10, "Next() calls after each Seek in seekrandom");
-DEFINE_string(mmap_read, "default",
-              "true/false: allow_mmap_reads for robinhood and block "
-              "(cuckoo and plain always use mmap, which they need). "
-              "'default': true (every workload here fits in memory)");
+DEFINE_bool(mmap_read, true,
+            "allow_mmap_reads for robinhood and block (cuckoo and plain "
+            "always map their files, which they need). On by default: every "
+            "built-in workload fits in memory, and Sparkey and CuckooTable "
+            "read through mmap");
 DEFINE_uint64(seed, 301, "Seed of the random read order (keys do not "
               "depend on it, so --use_existing_db works across seeds)");
 DEFINE_string(db, "/tmp/db_bench_ext",

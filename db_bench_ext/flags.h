@@ -14,7 +14,7 @@ DECLARE_int32(value_size);
 DECLARE_int32(threads);
 DECLARE_int32(batch_size);
 DECLARE_int32(seek_nexts);
-DECLARE_string(mmap_read);
+DECLARE_bool(mmap_read);
 DECLARE_uint64(seed);
 DECLARE_string(db);
 DECLARE_bool(use_existing_db);

@@ -138,8 +138,7 @@ int main(int argc, char** argv) {
     fprintf(stderr, "--num, --repetitions and --threads must be >= 1\n");
     return 2;
   }
-  bool mmap_read = FLAGS_mmap_read == "default" || FLAGS_mmap_read == "true" ||
-                   FLAGS_mmap_read == "1";
+  const bool mmap_read = FLAGS_mmap_read;
   const uint64_t num = uint64_t(FLAGS_num);
   const uint64_t reads = FLAGS_reads >= 0
                              ? uint64_t(FLAGS_reads)
