@@ -57,3 +57,8 @@ DEFINE_int64(warmup_reads, 100000,
              "Untimed, verified random reads after building (plus a full "
              "scan), so caches and page tables are warm for every format");
 DEFINE_bool(keep_db, false, "Keep the databases after the run");
+DEFINE_bool(cuckoo_seekrandom, false,
+            "Run seekrandom on CuckooTable too. Off by default: its iterator "
+            "sorts the whole file before the first Seek (the CuckooTable "
+            "wiki: \"range scan is very slow\"), which takes minutes at 10M "
+            "keys");

@@ -28,3 +28,4 @@ DECLARE_int32(bloom_bits);
 DECLARE_double(robinhood_load_factor);
 DECLARE_int64(warmup_reads);
 DECLARE_bool(keep_db);
+DECLARE_bool(cuckoo_seekrandom);

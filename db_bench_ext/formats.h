@@ -40,4 +40,8 @@ std::string SkipReason(const FormatSpec& format, const Workload& workload,
 // A note printed beside a phase the format runs in a limited way, or "".
 std::string PhaseNote(const FormatSpec& format, const std::string& phase);
 
+// True if a full scan costs far more than reading every key (CuckooTable
+// sorts the whole file to iterate): the warm-up then reads keys instead.
+bool ScanIsSlow(const FormatSpec& format);
+
 }  // namespace db_bench_ext

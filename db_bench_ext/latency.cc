@@ -90,4 +90,27 @@ void Progress::Finish() {
   printed_ = false;
 }
 
+Ticker::Ticker(std::string label) : label_(std::move(label)) {
+  thread_ = std::thread([this] {
+    const double start = NowSeconds();
+    std::unique_lock<std::mutex> lock(mu_);
+    double wait = 3.0;
+    while (!cv_.wait_for(lock, std::chrono::duration<double>(wait),
+                         [this] { return done_; })) {
+      fprintf(stderr, "%s: %.0fs\n", label_.c_str(), NowSeconds() - start);
+      fflush(stderr);
+      wait = 5.0;
+    }
+  });
+}
+
+Ticker::~Ticker() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    done_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
 }  // namespace db_bench_ext

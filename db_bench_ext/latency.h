@@ -3,7 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <condition_variable>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace db_bench_ext {
@@ -56,6 +59,22 @@ class Progress {
   double last_print_ = 0;
   bool printed_ = false;
   bool tty_;
+};
+
+// For one long call with no progress of its own (CompactRange, warm-up):
+// prints "label: Ns" on stderr every 5 seconds after the first 3, from a
+// thread of its own, until destroyed.
+class Ticker {
+ public:
+  explicit Ticker(std::string label);
+  ~Ticker();
+
+ private:
+  std::string label_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
 };
 
 }  // namespace db_bench_ext
