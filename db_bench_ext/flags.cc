@@ -56,7 +56,9 @@ DEFINE_double(robinhood_load_factor, 0.85, "RobinHoodTable load_factor");
 DEFINE_int64(warmup_reads, 100000,
              "Untimed, verified random reads after building (plus a full "
              "scan), so caches and page tables are warm for every format");
-DEFINE_bool(keep_db, false, "Keep the databases after the run");
+DEFINE_bool(keep_db, false,
+            "Keep the databases after the run (for --use_existing_db); "
+            "databases opened with --use_existing_db are always kept");
 DEFINE_bool(cuckoo_seekrandom, false,
             "Run seekrandom on CuckooTable too. Off by default: its iterator "
             "sorts the whole file before the first Seek (the CuckooTable "

@@ -325,7 +325,10 @@ int main(int argc, char** argv) {
       s.db->Close();
       delete s.db;
       s.db = nullptr;
-      if (!FLAGS_keep_db) rocksdb::DestroyDB(s.dir, s.setup.options);
+      // A database we did not make (--use_existing_db) is never removed.
+      if (!FLAGS_keep_db && !FLAGS_use_existing_db) {
+        rocksdb::DestroyDB(s.dir, s.setup.options);
+      }
     }
   }
   info.total_seconds = NowSeconds() - run_start;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "table/robinhood_format.h"
 #include "table/robinhood_table_reader.h"
 #include "util/coding.h"
 
@@ -10,14 +11,61 @@ namespace robinhood {
 
 namespace {
 constexpr size_t kNoBlock = ~size_t{0};
+// Read-ahead once a scan is seen to be sequential (as RocksDB's block-based
+// reader does for user scans, up to 256 KiB).
+constexpr size_t kAutoReadahead = 256 << 10;
+constexpr int kLoadsBeforeReadahead = 2;
 }  // namespace
 
 RobinHoodTableIterator::RobinHoodTableIterator(
-    const RobinHoodTableReader* table, const ReadOptions& ro)
+    const RobinHoodTableReader* table, const ReadOptions& ro, size_t readahead)
     : table_(table),
       verify_(ro.verify_checksums),
       block_(kNoBlock),
-      buf_(new std::string) {}
+      buf_(new std::string),
+      readahead_buf_(new std::string),
+      readahead_bytes_(readahead > 0 ? readahead : kAutoReadahead),
+      eager_readahead_(readahead > 0),
+      last_loaded_(kNoBlock) {}
+
+void RobinHoodTableIterator::PinOrKeep(std::unique_ptr<std::string>* buf) {
+  if (IsValuePinned() && !(*buf)->empty()) {
+    pinned_iters_mgr_->PinPtr(buf->release(), [](void* p) {
+      delete static_cast<std::string*>(p);
+    });
+    buf->reset(new std::string);
+  }
+}
+
+bool RobinHoodTableIterator::ReadAhead(size_t b, Slice* raw) {
+  const BlockLocation loc = table_->blocks().Get(b);
+  const uint64_t start = loc.file_offset;
+  const uint64_t bytes = loc.contents_bytes + kTrailerSize;
+  const bool sequential = last_loaded_ != kNoBlock && b == last_loaded_ + 1;
+  sequential_loads_ = sequential ? sequential_loads_ + 1 : 0;
+  last_loaded_ = b;
+  const std::string& ra = *readahead_buf_;
+  if (start < readahead_offset_ ||
+      start + bytes > readahead_offset_ + ra.size()) {
+    if (!eager_readahead_ && sequential_loads_ < kLoadsBeforeReadahead) {
+      return false;
+    }
+    const uint64_t log_end = table_->meta().log_file_bytes;
+    const uint64_t n = std::min<uint64_t>(
+        std::max<uint64_t>(bytes, readahead_bytes_), log_end - start);
+    PinOrKeep(&readahead_buf_);
+    Slice got;
+    Status s = table_->ReadRange(start, static_cast<size_t>(n),
+                                 readahead_buf_.get(), &got);
+    if (!s.ok() || got.data() != readahead_buf_->data()) {
+      readahead_buf_->clear();
+      return false;  // the plain read reports any error
+    }
+    readahead_offset_ = start;
+  }
+  *raw = Slice(readahead_buf_->data() + (start - readahead_offset_), bytes);
+  return true;
+}
 
 bool RobinHoodTableIterator::LoadBlock(size_t b) {
   if (b >= table_->blocks().num_blocks()) {
@@ -27,13 +75,11 @@ bool RobinHoodTableIterator::LoadBlock(size_t b) {
   if (b == block_) return true;
   block_ = kNoBlock;
   offsets_.clear();
-  if (IsValuePinned() && !buf_->empty()) {
-    pinned_iters_mgr_->PinPtr(buf_.release(), [](void* p) {
-      delete static_cast<std::string*>(p);
-    });
-    buf_.reset(new std::string);
-  }
-  Status s = table_->ReadBlock(b, verify_, buf_.get(), &contents_);
+  PinOrKeep(&buf_);
+  Slice raw;
+  Status s = !table_->mmap() && ReadAhead(b, &raw)
+                 ? table_->DecodeBlock(b, raw, verify_, buf_.get(), &contents_)
+                 : table_->ReadBlock(b, verify_, buf_.get(), &contents_);
   if (!s.ok()) {
     Invalidate(s);
     return false;

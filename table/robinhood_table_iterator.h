@@ -19,8 +19,10 @@ class RobinHoodTableReader;
 
 class RobinHoodTableIterator : public InternalIterator {
  public:
+  // `readahead` > 0: read that many bytes of log at a time from the start
+  // (compaction); 0: read ahead only once access turns out sequential.
   RobinHoodTableIterator(const RobinHoodTableReader* table,
-                         const ReadOptions& ro);
+                         const ReadOptions& ro, size_t readahead = 0);
 
   bool Valid() const override { return valid_; }
   void SeekToFirst() override;
@@ -49,6 +51,11 @@ class RobinHoodTableIterator : public InternalIterator {
   // Loads block `b` and the offsets of its entries; false if there is no
   // such block or it cannot be read (status_ says which).
   bool LoadBlock(size_t b);
+  // Without mmap, the stored bytes of block `b` from the readahead buffer,
+  // refilled when access is sequential; false: read the block alone.
+  bool ReadAhead(size_t b, Slice* raw);
+  // Hands `buf` to the pinning manager if values must outlive the position.
+  void PinOrKeep(std::unique_ptr<std::string>* buf);
   // Decodes the entry at offsets_[index_] into entry_ and key_.
   void ParseCurrent();
   void Invalidate(const Status& s) {
@@ -61,6 +68,12 @@ class RobinHoodTableIterator : public InternalIterator {
   size_t block_;
   uint64_t block_address_ = 0;  // address of the block's first entry
   std::unique_ptr<std::string> buf_;
+  std::unique_ptr<std::string> readahead_buf_;
+  uint64_t readahead_offset_ = 0;
+  const size_t readahead_bytes_;
+  const bool eager_readahead_;
+  size_t last_loaded_;
+  int sequential_loads_ = 0;
   PinnedIteratorsManager* pinned_iters_mgr_ = nullptr;
   Slice contents_;
   std::vector<size_t> offsets_;

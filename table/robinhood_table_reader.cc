@@ -324,6 +324,14 @@ Status RobinHoodTableReader::ReadBlock(size_t b, bool verify, std::string* buf,
   Status s = ReadRange(loc.file_offset, loc.contents_bytes + kTrailerSize, buf,
                        &raw);
   if (!s.ok()) return s;
+  return DecodeBlock(b, raw, verify, buf, contents);
+}
+
+Status RobinHoodTableReader::DecodeBlock(size_t b, const Slice& raw,
+                                         bool verify, std::string* buf,
+                                         Slice* contents) const {
+  const BlockLocation loc = blocks_.Get(b);
+  Status s;
   *contents = Slice(raw.data(), loc.contents_bytes);
   const char* trailer = raw.data() + loc.contents_bytes;
   if (verify && !(mmap_ && IsVerified(b))) {
@@ -497,11 +505,16 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
 
 InternalIterator* RobinHoodTableReader::NewIterator(
     const ReadOptions& ro, const SliceTransform* /*prefix_extractor*/,
-    Arena* arena, bool /*skip_filters*/, TableReaderCaller /*caller*/,
-    size_t /*compaction_readahead_size*/, bool /*allow_unprepared_value*/) {
-  if (arena == nullptr) return new RobinHoodTableIterator(this, ro);
+    Arena* arena, bool /*skip_filters*/, TableReaderCaller caller,
+    size_t compaction_readahead_size, bool /*allow_unprepared_value*/) {
+  size_t readahead = ro.readahead_size;
+  if (caller == TableReaderCaller::kCompaction) {
+    // Compaction reads the whole log in order: read ahead from the start.
+    readahead = std::max<size_t>(compaction_readahead_size, 2 << 20);
+  }
+  if (arena == nullptr) return new RobinHoodTableIterator(this, ro, readahead);
   auto* mem = arena->AllocateAligned(sizeof(RobinHoodTableIterator));
-  return new (mem) RobinHoodTableIterator(this, ro);
+  return new (mem) RobinHoodTableIterator(this, ro, readahead);
 }
 
 FragmentedRangeTombstoneIterator*

@@ -84,6 +84,15 @@ class RobinHoodTableReader : public TableReader {
   // mmap, on every read without).
   Status ReadBlock(size_t b, bool verify, std::string* buf,
                    Slice* contents) const;
+  // The second half of ReadBlock, for callers that read the stored bytes
+  // (`raw`: contents and trailer) themselves: checks and decompresses them.
+  Status DecodeBlock(size_t b, const Slice& raw, bool verify,
+                     std::string* buf, Slice* contents) const;
+  bool mmap() const { return mmap_; }
+  // Reads [offset, offset + n) into `*result`: in place with mmap, else
+  // into `*buf`.
+  Status ReadRange(uint64_t offset, size_t n, std::string* buf,
+                   Slice* result) const;
   // Finds and decodes the first (newest) entry of `user_key`: `*entry`
   // points into `*buf` or the mapping, `*block` is its block and
   // `*next_address` the address after it. `*found` false: no such key.
@@ -97,9 +106,6 @@ class RobinHoodTableReader : public TableReader {
                        std::unique_ptr<RandomAccessFileReader>&& file,
                        uint64_t file_size, HashFunction hash);
   Status Init(SequenceNumber largest_seqno);
-  // Reads [offset, offset + n) into `*result`: in place with mmap.
-  Status ReadRange(uint64_t offset, size_t n, std::string* buf,
-                   Slice* result) const;
   // Reads a section with its trailer and checks the checksum.
   Status ReadSection(const SectionHandle& h, const char* what,
                      std::string* buf, Slice* contents) const;
