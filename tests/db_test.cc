@@ -34,20 +34,10 @@
 #include "rocksdb/snapshot.h"
 #include "rocksdb/table_properties.h"
 #include "rocksdb_robinhood/robinhood_table.h"
+#include "tests/test_util.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace {
-
-#define ASSERT_OK(expr)                    \
-  do {                                     \
-    const Status _s = (expr);              \
-    ASSERT_TRUE(_s.ok()) << _s.ToString(); \
-  } while (0)
-#define EXPECT_OK(expr)                    \
-  do {                                     \
-    const Status _s = (expr);              \
-    EXPECT_TRUE(_s.ok()) << _s.ToString(); \
-  } while (0)
 
 // Stop the test at the first verification that fails: one failing read
 // path otherwise repeats through every later check.

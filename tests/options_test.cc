@@ -25,20 +25,10 @@
 #include "rocksdb/utilities/object_registry.h"
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb_robinhood/robinhood_table.h"
+#include "tests/test_util.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace {
-
-#define ASSERT_OK(expr)                    \
-  do {                                     \
-    const Status _s = (expr);              \
-    ASSERT_TRUE(_s.ok()) << _s.ToString(); \
-  } while (0)
-#define EXPECT_OK(expr)                    \
-  do {                                     \
-    const Status _s = (expr);              \
-    EXPECT_TRUE(_s.ok()) << _s.ToString(); \
-  } while (0)
 
 const char kOurProperty[] = "rocksdb.robinhood.format.version";
 
@@ -51,9 +41,7 @@ ConfigOptions StrictConfig() {
 }
 
 std::string TempPath(const std::string& name) {
-  std::string dir = testing::TempDir();
-  if (dir.empty() || dir.back() != '/') dir.push_back('/');
-  return dir + "rh_options_test_" + std::to_string(getpid()) + "_" + name;
+  return test_util::TempPath("options_test", name);
 }
 
 const RobinHoodTableOptions* OptionsOf(const TableFactory* f) {

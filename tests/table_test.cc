@@ -24,21 +24,11 @@
 #include "table/robinhood_table_builder.h"
 #include "table/robinhood_table_reader.h"
 #include "table/scoped_arena_iterator.h"
+#include "tests/test_util.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 namespace {
-
-#define ASSERT_OK(expr)                          \
-  do {                                           \
-    const Status _s = (expr);                    \
-    ASSERT_TRUE(_s.ok()) << _s.ToString();       \
-  } while (0)
-#define EXPECT_OK(expr)                          \
-  do {                                           \
-    const Status _s = (expr);                    \
-    EXPECT_TRUE(_s.ok()) << _s.ToString();       \
-  } while (0)
 
 using Entries = std::vector<std::pair<std::string, std::string>>;
 
