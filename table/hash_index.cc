@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <queue>
 #include <string>
 
 #include "util/xxhash.h"
@@ -30,9 +29,6 @@ HashIndexBuilder::~HashIndexBuilder() = default;
 
 void HashIndexBuilder::Add(uint64_t hash, uint64_t address) {
   if (in_last_chunk_ == kChunkRecords) {
-    if (!chunks_.empty()) {
-      std::sort(chunks_.back().get(), chunks_.back().get() + kChunkRecords);
-    }
     chunks_.emplace_back(new Record[kChunkRecords]);
     in_last_chunk_ = 0;
   }
@@ -40,6 +36,53 @@ void HashIndexBuilder::Add(uint64_t hash, uint64_t address) {
   r.hash_and_high = hash | ((address >> 32) & 0xff);
   r.address_low = static_cast<uint32_t>(address);
   ++num_keys_;
+}
+
+void HashIndexBuilder::RadixSort(size_t lo, size_t hi, int byte) {
+  constexpr size_t kInsertionSortMax = 32;
+  if (hi - lo <= kInsertionSortMax || byte >= kSortKeyBytes) {
+    for (size_t i = lo + 1; i < hi; ++i) {
+      const Record r = At(i);
+      size_t j = i;
+      for (; j > lo && r < At(j - 1); --j) At(j) = At(j - 1);
+      At(j) = r;
+    }
+    return;
+  }
+  // Bytes 0..7 of the sort key are hash_and_high's, most significant
+  // first (byte 7 holds address bits 32..39), then address_low's: equal
+  // hashes sort by address, so the layout never depends on input order.
+  auto digit = [byte](const Record& r) {
+    return static_cast<size_t>(
+        byte < 8 ? (r.hash_and_high >> (56 - 8 * byte)) & 0xff
+                 : (r.address_low >> (24 - 8 * (byte - 8))) & 0xff);
+  };
+  size_t count[256] = {};
+  for (size_t i = lo; i < hi; ++i) ++count[digit(At(i))];
+  size_t next[256], end[256];
+  size_t pos = lo;
+  for (size_t b = 0; b < 256; ++b) {
+    next[b] = pos;
+    pos += count[b];
+    end[b] = pos;
+  }
+  // Move each record straight to its bucket, following cycles.
+  for (size_t b = 0; b < 256; ++b) {
+    while (next[b] < end[b]) {
+      Record r = At(next[b]);
+      size_t d = digit(r);
+      while (d != b) {
+        std::swap(r, At(next[d]++));
+        d = digit(r);
+      }
+      At(next[b]++) = r;
+    }
+  }
+  size_t start = lo;
+  for (size_t b = 0; b < 256; ++b) {
+    if (end[b] - start > 1) RadixSort(start, end[b], byte + 1);
+    start = end[b];
+  }
 }
 
 size_t HashIndexBuilder::MemoryUsage() const {
@@ -57,22 +100,7 @@ Status HashIndexBuilder::Finish(double load_factor, uint64_t logical_bytes,
                                 std::to_string(logical_bytes) +
                                 " bytes exceeds the format's 1 TiB limit");
   }
-  if (!chunks_.empty()) {
-    std::sort(chunks_.back().get(), chunks_.back().get() + in_last_chunk_);
-  }
-
-  // Merge the sorted chunks; (record, chunk) pairs, smallest on top.
-  struct Head {
-    Record rec;
-    size_t chunk;
-    bool operator>(const Head& o) const { return o.rec < rec; }
-  };
-  std::priority_queue<Head, std::vector<Head>, std::greater<Head>> heads;
-  std::vector<size_t> next(chunks_.size(), 1);
-  for (size_t c = 0; c < chunks_.size(); ++c) {
-    size_t n = c + 1 == chunks_.size() ? in_last_chunk_ : kChunkRecords;
-    if (n > 0) heads.push(Head{chunks_[c][0], c});
-  }
+  RadixSort(0, num_keys_, 0);
 
   HashIndex shape;  // only for Home() and the bit positions
   shape.Init(nullptr, geo);
@@ -91,16 +119,11 @@ Status HashIndexBuilder::Finish(double load_factor, uint64_t logical_bytes,
     }
   };
 
-  while (!heads.empty()) {
-    Head h = heads.top();
-    heads.pop();
-    size_t c = h.chunk;
-    size_t n = c + 1 == chunks_.size() ? in_last_chunk_ : kChunkRecords;
-    if (next[c] < n) heads.push(Head{chunks_[c][next[c]++], c});
-
-    const uint64_t hash = h.rec.hash_and_high & ~uint64_t{0xff};
+  for (size_t k = 0; k < num_keys_; ++k) {
+    const Record& rec = At(k);
+    const uint64_t hash = rec.hash_and_high & ~uint64_t{0xff};
     const uint64_t address =
-        ((h.rec.hash_and_high & 0xff) << 32) | h.rec.address_low;
+        ((rec.hash_and_high & 0xff) << 32) | rec.address_low;
     const uint64_t home = shape.Home(hash);
     while (next_free < home) {
       put_slot(0);

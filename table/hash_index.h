@@ -69,8 +69,11 @@ uint64_t IndexCapacity(uint64_t keys, double load_factor);
 uint32_t AddressBitsFor(uint64_t logical_bytes);
 
 // Collects (hash, address) pairs in 12 bytes each and writes the slots in
-// one pass. Pairs are kept in fixed-size chunks (no reallocation doubling),
-// each sorted when full, and merged at Finish.
+// one pass. Pairs are kept in fixed-size chunks (no reallocation doubling,
+// so memory stays at 12 bytes a key plus one part-filled chunk) and sorted
+// in place at Finish by a most-significant-byte radix sort: hashes are
+// uniform, so two or three byte passes leave runs short enough for an
+// insertion sort, with no second buffer and no k-way merge.
 class HashIndexBuilder {
  public:
   HashIndexBuilder();
@@ -101,7 +104,16 @@ class HashIndexBuilder {
   };
 #pragma pack(pop)
   static_assert(sizeof(Record) == 12, "a record must take 12 bytes");
-  static constexpr size_t kChunkRecords = 1 << 16;
+  static constexpr size_t kChunkShift = 16;
+  static constexpr size_t kChunkRecords = size_t{1} << kChunkShift;
+
+  Record& At(size_t i) {
+    return chunks_[i >> kChunkShift][i & (kChunkRecords - 1)];
+  }
+  // Sorts records [lo, hi), which agree on the first `byte` bytes of their
+  // 12-byte sort key (hash, then address), by the rest.
+  static constexpr int kSortKeyBytes = 12;
+  void RadixSort(size_t lo, size_t hi, int byte);
 
   std::vector<std::unique_ptr<Record[]>> chunks_;
   size_t in_last_chunk_ = kChunkRecords;
