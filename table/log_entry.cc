@@ -51,7 +51,12 @@ const char* DecodeLogEntry(const char* p, const char* limit, LogEntry* entry) {
     if (p != nullptr) p = GetVarint32Ptr(p, limit, &vlen);
     uint64_t seq = 0;
     if (p != nullptr) p = GetVarint64Ptr(p, limit, &seq);
-    if (p == nullptr || seq > kMaxSequenceNumber) return nullptr;
+    // A type RocksDB never hands a table builder is damage: RocksDB's
+    // readers of entries (GetContext, internal keys) assert on such types.
+    if (p == nullptr || seq > kMaxSequenceNumber ||
+        !IsValueType(static_cast<ValueType>(tag))) {
+      return nullptr;
+    }
     entry->sequence = seq;
     entry->type = static_cast<ValueType>(tag);
   }

@@ -45,7 +45,8 @@ void EncodeLogEntry(const Slice& user_key, SequenceNumber sequence,
 
 // Decodes the entry starting at `p`, reading no byte at or past `limit`.
 // Returns the position after the entry, or nullptr if the bytes do not form
-// a complete entry. Slices in `*entry` point into [p, limit).
+// a complete entry of a value type a table holds (IsValueType). Slices in
+// `*entry` point into [p, limit).
 const char* DecodeLogEntry(const char* p, const char* limit, LogEntry* entry);
 
 // Bytes needed to know the length of an entry: a decoder given this many

@@ -136,7 +136,10 @@ Status TableMeta::DecodeFrom(const Slice& input, uint64_t file_size,
     return bad("index geometry");
   }
   if (max_displacement >= index_slots) return bad("max displacement");
-  if (index.size != index_slots * 8) return bad("index size");
+  // index_slots * 8 must not wrap around to the right size.
+  if (index_slots > file_size / 8 || index.size != index_slots * 8) {
+    return bad("index size");
+  }
   // Sections follow the log in a fixed order, each with its trailer.
   uint64_t pos = log_file_bytes;
   for (const SectionHandle* h : {&index, &block_table, &sparse_index,

@@ -117,6 +117,22 @@ Status RobinHoodTableReader::Init(SequenceNumber largest_seqno) {
         fname, ("bad footer: " + s.ToString()).c_str(), footer_offset));
   }
   if (footer.format_version() > kFormatVersion) {
+    // A newer file, or a damaged version field. An intact version 1 meta
+    // block in its place (it would say its own version) tells them apart.
+    const SectionHandle v1_meta{
+        footer_offset - kTrailerSize - TableMeta::kEncodedLength,
+        TableMeta::kEncodedLength};
+    Slice v1;
+    if (ReadSection(v1_meta, "meta block", &buf, &v1).ok() &&
+        DecodeFixed32(v1.data()) == kFormatVersion) {
+      return Status::Corruption(CorruptionMessage(
+          fname,
+          ("bad footer: format version " +
+           std::to_string(footer.format_version()) +
+           " but a version 1 meta block")
+              .c_str(),
+          file_size_ - 12));
+    }
     return Status::NotSupported(fname + ": RobinHoodTable format version " +
                                 std::to_string(footer.format_version()) +
                                 " is newer than this reader's " +
@@ -190,11 +206,48 @@ Status RobinHoodTableReader::Init(SequenceNumber largest_seqno) {
 
 Status RobinHoodTableReader::CheckProperties(
     std::unique_ptr<TableProperties>* out) const {
-  Footer footer;  // ReadTablePropertiesHelper wants one: trailer size 0.
+  // Check the block before RocksDB's parser sees it: the parser trusts the
+  // bytes it is given (damage can trip its assertions).
+  std::string buf;
+  Slice raw;
+  Status s = ReadRange(meta_.properties.offset,
+                       meta_.properties.size + kTrailerSize, &buf, &raw);
+  if (!s.ok()) return s;
+  const Slice contents(raw.data(), meta_.properties.size);
+  const char* trailer = raw.data() + meta_.properties.size;
+  s = VerifyTrailer(contents, trailer, file_name(), "properties",
+                    meta_.properties.offset);
+  // Ingestion may have written the global seqno into the block after its
+  // checksum was taken (with 0 there): check again with it zeroed. Keys are
+  // stored after the bytes they share with the previous key, so look for
+  // the end of the name; the 8-byte value follows it.
+  uint64_t zeroed_at = 0;
+  if (!s.ok()) {
+    const std::string& name = ExternalSstFilePropertyNames::kGlobalSeqno;
+    const std::string tail = name.substr(name.rfind('.') + 1);
+    const std::string str = contents.ToString();
+    for (size_t pos = str.find(tail); pos != std::string::npos;
+         pos = str.find(tail, pos + 1)) {
+      const size_t value_at = pos + tail.size();
+      if (value_at + 8 > str.size()) break;
+      std::string copy = str;
+      EncodeFixed64(&copy[value_at], 0);
+      if (VerifyTrailer(copy, trailer, file_name(), "properties",
+                        meta_.properties.offset)
+              .ok()) {
+        s = Status::OK();
+        zeroed_at = meta_.properties.offset + value_at;
+        break;
+      }
+    }
+  }
+  if (!s.ok()) return s;
+
+  Footer footer;  // ReadTablePropertiesHelper wants one.
   std::string footer_buf;
   Slice footer_bytes;
-  Status s = ReadRange(file_size_ - kFooterSize, kFooterSize, &footer_buf,
-                       &footer_bytes);
+  s = ReadRange(file_size_ - kFooterSize, kFooterSize, &footer_buf,
+                &footer_bytes);
   if (s.ok()) {
     s = compat::DecodeFooter(footer_bytes, file_size_ - kFooterSize, &footer);
   }
@@ -208,26 +261,11 @@ Status RobinHoodTableReader::CheckProperties(
   if (!s.ok()) {
     return Status::Corruption(file_name() + ": properties: " + s.ToString());
   }
-  // Ingestion may have written the global seqno into the block after its
-  // checksum was taken (with 0 there): check it both ways.
-  std::string buf;
-  Slice raw;
-  s = ReadRange(meta_.properties.offset, meta_.properties.size + kTrailerSize,
-                &buf, &raw);
-  if (!s.ok()) return s;
-  const Slice contents(raw.data(), meta_.properties.size);
-  const char* trailer = raw.data() + meta_.properties.size;
-  s = VerifyTrailer(contents, trailer, file_name(), "properties",
-                    meta_.properties.offset);
-  const uint64_t seqno_at = props->external_sst_file_global_seqno_offset;
-  if (!s.ok() && seqno_at >= meta_.properties.offset &&
-      seqno_at + 8 <= meta_.properties.offset + meta_.properties.size) {
-    std::string copy = contents.ToString();
-    EncodeFixed64(&copy[seqno_at - meta_.properties.offset], 0);
-    s = VerifyTrailer(copy, trailer, file_name(), "properties",
-                      meta_.properties.offset);
+  if (zeroed_at != 0 &&
+      props->external_sst_file_global_seqno_offset != zeroed_at) {
+    return Status::Corruption(CorruptionMessage(
+        file_name(), "properties: checksum mismatch", meta_.properties.offset));
   }
-  if (!s.ok()) return s;
   if (props->num_entries != meta_.num_entries) {
     return Status::Corruption(file_name() +
                               ": properties and meta disagree on entries");
@@ -348,7 +386,9 @@ Status RobinHoodTableReader::DecodeBlock(size_t b, const Slice& raw,
         loc.file_offset));
   }
   if (type == kNoCompression) return Status::OK();
-  if (!CompressionTypeSupported(type)) {
+  // CompressionTypeSupported asserts on values outside the enum.
+  if ((type > kZSTD && type != kZSTDNotFinalCompression) ||
+      !CompressionTypeSupported(type)) {
     return Status::Corruption(CorruptionMessage(
         file_name(), "log block: unknown compression type", loc.file_offset));
   }
