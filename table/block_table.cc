@@ -34,10 +34,8 @@ Status BlockTable::Init(const Slice& contents, uint64_t log_file_bytes,
   if (!GetVarint64(&in, &count) || count > in.size() / 2) {
     return bad("bad block count");
   }
-  file_offsets_.assign(1, 0);
-  logical_offsets_.assign(1, 0);
-  file_offsets_.reserve(count + 1);
-  logical_offsets_.reserve(count + 1);
+  starts_.assign(1, Start{0, 0});
+  starts_.reserve(count + 1);
   for (uint64_t b = 0; b < count; ++b) {
     uint64_t stored = 0, logical = 0;
     if (!GetVarint64(&in, &stored) || !GetVarint64(&in, &logical)) {
@@ -45,18 +43,18 @@ Status BlockTable::Init(const Slice& contents, uint64_t log_file_bytes,
     }
     // Blocks are never empty, and never stored larger than raw.
     if (logical == 0 || stored <= kTrailer || stored > logical + kTrailer ||
-        stored > log_file_bytes - file_offsets_.back()) {
+        stored > log_file_bytes - starts_.back().file) {
       return bad("block size out of range");
     }
     if (b + 1 < count && logical < log_block_size) {
       return bad("block smaller than the block size");
     }
-    file_offsets_.push_back(file_offsets_.back() + stored);
-    logical_offsets_.push_back(logical_offsets_.back() + logical);
+    starts_.push_back(Start{starts_.back().logical + logical,
+                            starts_.back().file + stored});
   }
   if (!in.empty()) return bad("trailing bytes");
-  if (file_offsets_.back() != log_file_bytes ||
-      logical_offsets_.back() != log_logical_bytes) {
+  if (starts_.back().file != log_file_bytes ||
+      starts_.back().logical != log_logical_bytes) {
     return bad("block sizes do not add up to the log size");
   }
 
@@ -69,15 +67,14 @@ Status BlockTable::Init(const Slice& contents, uint64_t log_file_bytes,
   size_t b = 0;
   for (uint64_t p = 0; p < pages; ++p) {
     const uint64_t start = p << page_shift_;
-    while (b + 1 < num_blocks() && logical_offsets_[b + 1] <= start) ++b;
+    while (b + 1 < num_blocks() && starts_[b + 1].logical <= start) ++b;
     page_first_block_[p] = static_cast<uint32_t>(b);
   }
   return Status::OK();
 }
 
 size_t BlockTable::MemoryUsage() const {
-  return (file_offsets_.capacity() + logical_offsets_.capacity()) *
-             sizeof(uint64_t) +
+  return starts_.capacity() * sizeof(Start) +
          page_first_block_.capacity() * sizeof(uint32_t);
 }
 

@@ -373,18 +373,23 @@ Status RobinHoodTableReader::DecodeBlock(size_t b, const Slice& raw,
   Status s;
   *contents = Slice(raw.data(), loc.contents_bytes);
   const char* trailer = raw.data() + loc.contents_bytes;
-  if (verify && !(mmap_ && IsVerified(b))) {
+  const bool verified = mmap_ && IsVerified(b);
+  // A verified raw block in the mapping needs nothing more: its type byte
+  // was checked with its checksum, and not reading the trailer again saves
+  // a lookup a cache line (often a page) outside its entry.
+  if (verified && !loc.compressed()) return Status::OK();
+  const auto type = static_cast<CompressionType>(trailer[0]);
+  if (verify && !verified) {
     s = VerifyTrailer(*contents, trailer, file_name(), "log block",
                       loc.file_offset);
     if (!s.ok()) return s;
-    MarkVerified(b);
   }
-  const auto type = static_cast<CompressionType>(trailer[0]);
   if ((type == kNoCompression) == loc.compressed()) {
     return Status::Corruption(CorruptionMessage(
         file_name(), "log block: compression type disagrees with its size",
         loc.file_offset));
   }
+  if (verify && !verified) MarkVerified(b);
   if (type == kNoCompression) return Status::OK();
   // CompressionTypeSupported asserts on values outside the enum.
   if ((type > kZSTD && type != kZSTDNotFinalCompression) ||
