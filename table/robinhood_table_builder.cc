@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "rocksdb/merge_operator.h"
-#include "table/checksum.h"
 #include "table/compat.h"
 #include "table/log_entry.h"
 #include "table/meta_blocks.h"
@@ -184,7 +183,7 @@ void RobinHoodTableBuilder::WriteIndex(IndexGeometry* geometry,
   Status s = index_.Finish(
       options_.load_factor, logical_offset_,
       [&](const Slice& slots) {
-        crc = Crc32cExtend(crc, slots.data(), slots.size());
+        crc = crc32c::Extend(crc, slots.data(), slots.size());
         Append(slots);
         return status_;
       },
@@ -257,7 +256,7 @@ Status RobinHoodTableBuilder::Finish() {
 
   const SectionHandle meta_handle{offset_, TableMeta::kEncodedLength};
   const std::string footer = BuildFooter(meta.metaindex, meta_handle);
-  meta.footer_crc = crc32c::Mask(Crc32c(footer.data(), footer.size()));
+  meta.footer_crc = crc32c::Mask(crc32c::Value(footer.data(), footer.size()));
   std::string encoded;
   meta.EncodeTo(&encoded);
   SectionHandle written;

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "rocksdb/db.h"
-#include "table/checksum.h"
 #include "table/compat.h"
 #include "table/sst_file_writer_collectors.h"
 #include "table/robinhood_table_iterator.h"
@@ -154,7 +153,7 @@ Status RobinHoodTableReader::Init(SequenceNumber largest_seqno) {
   s = meta_.DecodeFrom(meta_bytes, file_size_, fname);
   if (!s.ok()) return s;
   if (crc32c::Unmask(meta_.footer_crc) !=
-      Crc32c(footer_copy.data(), footer_copy.size())) {
+      crc32c::Value(footer_copy.data(), footer_copy.size())) {
     return Status::Corruption(
         CorruptionMessage(fname, "footer checksum mismatch", footer_offset));
   }
@@ -640,7 +639,7 @@ Status RobinHoodTableReader::VerifyChecksum(const ReadOptions& /*ro*/,
   s = ReadRange(file_size_ - kFooterSize, kFooterSize, &buf, &footer);
   if (!s.ok()) return s;
   if (crc32c::Unmask(meta_.footer_crc) !=
-      Crc32c(footer.data(), footer.size())) {
+      crc32c::Value(footer.data(), footer.size())) {
     return Status::Corruption(CorruptionMessage(
         file_name(), "footer checksum mismatch", file_size_ - kFooterSize));
   }
