@@ -287,17 +287,6 @@ Layout LayoutOf(TableFile* f) {
 // ---------------------------------------------------------------------------
 // Reads of a possibly damaged table, checked against the model.
 
-class AppendOperator : public AssociativeMergeOperator {
- public:
-  bool Merge(const Slice&, const Slice* existing, const Slice& value,
-             std::string* new_value, Logger*) const override {
-    new_value->assign(existing ? existing->ToString() + "," : "");
-    new_value->append(value.data(), value.size());
-    return true;
-  }
-  const char* Name() const override { return "CorruptionTestAppend"; }
-};
-
 struct ReadReport {
   int corruptions = 0;  // reads that answered Corruption
   int wrong = 0;        // wrong answers (each also a test failure)
@@ -497,7 +486,8 @@ class Checker {
     SequenceNumber max_covering = 0;
     // A merge operator, as a DB that has merges has: damage read without
     // checksums can turn a deletion's type byte into a merge's.
-    static const AppendOperator append;
+    static const test_util::JoinMergeOperator append(',',
+                                                     "CorruptionTestAppend");
     GetContext ctx(BytewiseComparator(), &append, nullptr, nullptr,
                    GetContext::kNotFound, user_key, &v, nullptr, nullptr,
                    &merge_context, true, &max_covering,

@@ -52,22 +52,6 @@ using KVs = std::vector<std::pair<std::string, std::string>>;
 const char kOurProperty[] = "rocksdb.robinhood.format.version";
 const char kFactoryProperty[] = "rocksdb.robinhood.factory";
 
-// Values are joined with ',' by this merge operator; the model does the same.
-class AppendOperator : public AssociativeMergeOperator {
- public:
-  bool Merge(const Slice& /*key*/, const Slice* existing, const Slice& value,
-             std::string* new_value, Logger* /*logger*/) const override {
-    new_value->clear();
-    if (existing != nullptr) {
-      new_value->assign(existing->data(), existing->size());
-      new_value->push_back(',');
-    }
-    new_value->append(value.data(), value.size());
-    return true;
-  }
-  const char* Name() const override { return "RobinHoodTestAppend"; }
-};
-
 // Printable form of a key or value for failure messages.
 std::string P(const std::string& s) {
   if (s.size() > 48) {
@@ -170,7 +154,7 @@ class RobinHoodDBTest
     o.create_if_missing = true;
     o.disable_auto_compactions = true;
     o.allow_mmap_reads = mmap();
-    o.merge_operator = std::make_shared<AppendOperator>();
+    o.merge_operator = std::make_shared<test_util::JoinMergeOperator>(',', "RobinHoodTestAppend");
     o.table_factory.reset(NewRobinHoodTableFactory(config().options));
     o.compression = config().compression;
     o.write_buffer_size = 64 << 20;

@@ -52,22 +52,6 @@
 namespace ROCKSDB_NAMESPACE {
 namespace {
 
-// Joins operands with '|', so the order and number of operands show.
-class JoinOperator : public AssociativeMergeOperator {
- public:
-  bool Merge(const Slice& /*key*/, const Slice* existing, const Slice& value,
-             std::string* new_value, Logger* /*logger*/) const override {
-    new_value->clear();
-    if (existing != nullptr) {
-      new_value->assign(existing->data(), existing->size());
-      new_value->push_back('|');
-    }
-    new_value->append(value.data(), value.size());
-    return true;
-  }
-  const char* Name() const override { return "RobinHoodDiffJoin"; }
-};
-
 // Cuts compaction output files at about `bytes`, but only between two user
 // keys. RocksDB 7.8.3 cuts by size anywhere, also between two versions of
 // one user key, and then its Get is wrong for that key when the first file
@@ -238,7 +222,7 @@ class DifferentialTest : public testing::TestWithParam<bool> {
   void ChooseOptions() {
     Options base;
     base.create_if_missing = true;
-    base.merge_operator = std::make_shared<JoinOperator>();
+    base.merge_operator = std::make_shared<test_util::JoinMergeOperator>('|', "RobinHoodDiffJoin");
     base.write_buffer_size = 64 << 10;
     base.max_write_buffer_number = 3;
     base.level0_file_num_compaction_trigger = 2;

@@ -57,22 +57,6 @@ const char kExternalVersion[] = "rocksdb.external_sst_file.version";
 const char kExternalGlobalSeqno[] = "rocksdb.external_sst_file.global_seqno";
 const char kFactoryProperty[] = "rocksdb.robinhood.factory";
 
-// Joins operands with ',' (both databases, and SstFileReader, use it).
-class CommaMergeOperator : public AssociativeMergeOperator {
- public:
-  bool Merge(const Slice& /*key*/, const Slice* existing, const Slice& value,
-             std::string* new_value, Logger* /*logger*/) const override {
-    new_value->clear();
-    if (existing != nullptr) {
-      new_value->assign(existing->data(), existing->size());
-      new_value->push_back(',');
-    }
-    new_value->append(value.data(), value.size());
-    return true;
-  }
-  const char* Name() const override { return "RobinHoodIngestComma"; }
-};
-
 std::string P(const Slice& s) {
   if (s.size() > 40) {
     return "<" + std::to_string(s.size()) + " bytes " +
@@ -165,7 +149,7 @@ class IngestTest : public testing::TestWithParam<std::tuple<bool, bool>> {
     Options o;
     o.create_if_missing = true;
     o.disable_auto_compactions = true;
-    o.merge_operator = std::make_shared<CommaMergeOperator>();
+    o.merge_operator = std::make_shared<test_util::JoinMergeOperator>(',', "RobinHoodIngestComma");
     return o;
   }
 
