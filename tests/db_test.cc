@@ -154,7 +154,8 @@ class RobinHoodDBTest
     o.create_if_missing = true;
     o.disable_auto_compactions = true;
     o.allow_mmap_reads = mmap();
-    o.merge_operator = std::make_shared<test_util::JoinMergeOperator>(',', "RobinHoodTestAppend");
+    o.merge_operator =
+        std::make_shared<test_util::JoinMergeOperator>(',', "RobinHoodTestAppend");
     o.table_factory.reset(NewRobinHoodTableFactory(config().options));
     o.compression = config().compression;
     o.write_buffer_size = 64 << 20;

@@ -222,7 +222,8 @@ class DifferentialTest : public testing::TestWithParam<bool> {
   void ChooseOptions() {
     Options base;
     base.create_if_missing = true;
-    base.merge_operator = std::make_shared<test_util::JoinMergeOperator>('|', "RobinHoodDiffJoin");
+    base.merge_operator =
+        std::make_shared<test_util::JoinMergeOperator>('|', "RobinHoodDiffJoin");
     base.write_buffer_size = 64 << 10;
     base.max_write_buffer_number = 3;
     base.level0_file_num_compaction_trigger = 2;

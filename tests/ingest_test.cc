@@ -149,7 +149,8 @@ class IngestTest : public testing::TestWithParam<std::tuple<bool, bool>> {
     Options o;
     o.create_if_missing = true;
     o.disable_auto_compactions = true;
-    o.merge_operator = std::make_shared<test_util::JoinMergeOperator>(',', "RobinHoodIngestComma");
+    o.merge_operator =
+        std::make_shared<test_util::JoinMergeOperator>(',', "RobinHoodIngestComma");
     return o;
   }
 
