@@ -450,6 +450,27 @@ class IngestTest : public testing::TestWithParam<std::tuple<bool, bool>> {
            << ", BlockBasedTable " << Describe(b);
   }
 
+  // Walks both iterators from first to last and from last to first,
+  // comparing every position, including the end.
+  void ScanBothWays(Iterator* a, Iterator* b, const std::string& what) {
+    a->SeekToFirst();
+    b->SeekToFirst();
+    for (size_t n = 0;; n++) {
+      ASSERT_TRUE(Same(a, b, what + " forward " + std::to_string(n)));
+      if (!a->Valid()) break;
+      a->Next();
+      b->Next();
+    }
+    a->SeekToLast();
+    b->SeekToLast();
+    for (size_t n = 0;; n++) {
+      ASSERT_TRUE(Same(a, b, what + " backward " + std::to_string(n)));
+      if (!a->Valid()) break;
+      a->Prev();
+      b->Prev();
+    }
+  }
+
   // Everything both databases answer at (ra, rb), compared.
   void CompareAt(const ReadOptions& ra, const ReadOptions& rb,
                  const std::vector<std::string>& probes) {
@@ -457,23 +478,7 @@ class IngestTest : public testing::TestWithParam<std::tuple<bool, bool>> {
     {
       std::unique_ptr<Iterator> a(rh_->NewIterator(ra));
       std::unique_ptr<Iterator> b(bbt_->NewIterator(rb));
-      a->SeekToFirst();
-      b->SeekToFirst();
-      for (size_t n = 0;; n++) {
-        ASSERT_TRUE(Same(a.get(), b.get(), "forward scan " + std::to_string(n)));
-        if (!a->Valid()) break;
-        a->Next();
-        b->Next();
-      }
-      a->SeekToLast();
-      b->SeekToLast();
-      for (size_t n = 0;; n++) {
-        ASSERT_TRUE(
-            Same(a.get(), b.get(), "backward scan " + std::to_string(n)));
-        if (!a->Valid()) break;
-        a->Prev();
-        b->Prev();
-      }
+      ASSERT_NO_FATAL_FAILURE(ScanBothWays(a.get(), b.get(), "scan"));
     }
     // Get and Seek/SeekForPrev on every probe.
     {
@@ -591,23 +596,7 @@ class IngestTest : public testing::TestWithParam<std::tuple<bool, bool>> {
     ra.iterate_upper_bound = rb.iterate_upper_bound = &his;
     std::unique_ptr<Iterator> a(rh_->NewIterator(ra));
     std::unique_ptr<Iterator> b(bbt_->NewIterator(rb));
-    a->SeekToFirst();
-    b->SeekToFirst();
-    for (size_t n = 0;; n++) {
-      ASSERT_TRUE(Same(a.get(), b.get(), "bounded forward " + std::to_string(n)));
-      if (!a->Valid()) break;
-      a->Next();
-      b->Next();
-    }
-    a->SeekToLast();
-    b->SeekToLast();
-    for (size_t n = 0;; n++) {
-      ASSERT_TRUE(
-          Same(a.get(), b.get(), "bounded backward " + std::to_string(n)));
-      if (!a->Valid()) break;
-      a->Prev();
-      b->Prev();
-    }
+    ASSERT_NO_FATAL_FAILURE(ScanBothWays(a.get(), b.get(), "bounded scan"));
     for (size_t i = 0; i < probes.size(); i += 7) {
       a->Seek(probes[i]);
       b->Seek(probes[i]);
