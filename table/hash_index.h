@@ -140,6 +140,11 @@ class HashIndex {
   uint64_t Slot(uint64_t i) const {
     return DecodeFixed64(slots_ + i * kSlotSize);
   }
+  // The fields of a used (nonzero) slot `w`, as the layout above says.
+  uint64_t AddressOf(uint64_t w) const { return (w & addr_mask_) - 1; }
+  uint64_t DisplacementOf(uint64_t w) const {
+    return (w >> addr_shift_) & kSaturatedDisplacement;
+  }
   void PrefetchHome(uint64_t hash) const {
     __builtin_prefetch(slots_ + Home(hash) * kSlotSize);
   }
@@ -156,13 +161,13 @@ class HashIndex {
     for (uint64_t d = 0; i < end; ++i, ++d) {
       const uint64_t w = Slot(i);
       if (w == 0) break;
-      const uint64_t disp = (w >> addr_shift_) & kSaturatedDisplacement;
+      const uint64_t disp = DisplacementOf(w);
       const bool saturated = disp == kSaturatedDisplacement;
       if (!saturated && disp < d) break;  // its home is after ours
       if (disp == d || (saturated && d >= kSaturatedDisplacement)) {
         const uint64_t t = w >> tag_shift_;
         if (t == tag) {
-          if (candidate((w & addr_mask_) - 1)) return i - home + 1;
+          if (candidate(AddressOf(w))) return i - home + 1;
         } else if (t > tag && !saturated) {
           break;  // same home, later in hash order
         }

@@ -1026,7 +1026,6 @@ Status ComputeIndexStats(const Table& t, uint64_t samples, IndexStats* st) {
   const HashIndex& index = t.reader->hash_index();
   const IndexGeometry& geo = index.geometry();
   const TableMeta& m = t.meta();
-  const uint64_t addr_mask = (uint64_t{1} << geo.address_bits) - 1;
   uint64_t run = 0;
   for (uint64_t i = 0; i < geo.slots; ++i) {
     const uint64_t w = index.Slot(i);
@@ -1038,13 +1037,14 @@ Status ComputeIndexStats(const Table& t, uint64_t samples, IndexStats* st) {
     st->max_cluster = std::max(st->max_cluster, run);
     ++st->used;
     if (i >= geo.capacity) ++st->overflow_used;
-    const uint64_t address = (w & addr_mask) - 1;
-    if ((w & addr_mask) == 0 || address >= m.log_logical_bytes) {
+    // An address field of 0 in a used slot decodes as 2^64 - 1: past the log.
+    const uint64_t address = index.AddressOf(w);
+    if (address >= m.log_logical_bytes) {
       return Status::Corruption(
           Format("hash index: slot %" PRIu64 " holds an address past the log",
                  i));
     }
-    uint64_t d = (w >> geo.address_bits) & kSaturatedDisplacement;
+    uint64_t d = index.DisplacementOf(w);
     if (d == kSaturatedDisplacement) {  // 255 or more: find the home
       std::string key;
       Status s = KeyAt(t, address, &key);
