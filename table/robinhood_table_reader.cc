@@ -470,13 +470,22 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
   ParsedInternalKey target;
   Status s = ParseInternalKey(key, &target, /*log_err_key=*/false);
   if (!s.ok()) return s;
+  return GetHashed(ro, target, hash_(target.user_key, meta_.hash_seed),
+                   get_context);
+}
+
+Status RobinHoodTableReader::GetHashed(const ReadOptions& ro,
+                                       const ParsedInternalKey& target,
+                                       uint64_t hash,
+                                       GetContext* get_context) const {
+  Status s;
   std::string buf;
   LogEntry entry;
   size_t b = 0;
   uint64_t next = 0;
   bool found = false;
-  s = Lookup(target.user_key, hash_(target.user_key, meta_.hash_seed),
-             ro.verify_checksums, &buf, &entry, &b, &next, &found);
+  s = Lookup(target.user_key, hash, ro.verify_checksums, &buf, &entry, &b,
+             &next, &found);
   if (!s.ok() || !found) return s;
 
   // Versions of a key are adjacent, newest first; they may run on into the
@@ -520,8 +529,8 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
 
 void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
                                     const MultiGetContext::Range* range,
-                                    const SliceTransform* prefix_extractor,
-                                    bool skip_filters) {
+                                    const SliceTransform* /*prefix_extractor*/,
+                                    bool /*skip_filters*/) {
   // Three passes over the batch, so its cache misses overlap instead of
   // coming one after another: prefetch every home slot; probe each and
   // prefetch the first candidate entry (with mmap, where the entry is
@@ -542,9 +551,13 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
       });
     }
   }
-  for (auto it = range->begin(); it != range->end(); ++it) {
-    *it->s = Get(ro, it->ikey, it->get_context, prefix_extractor,
-                 skip_filters);
+  size_t i = 0;
+  for (auto it = range->begin(); it != range->end(); ++it, ++i) {
+    ParsedInternalKey target;
+    *it->s = ParseInternalKey(it->ikey, &target, /*log_err_key=*/false);
+    if (it->s->ok()) {
+      *it->s = GetHashed(ro, target, hashes[i], it->get_context);
+    }
   }
 }
 

@@ -106,6 +106,10 @@ class RobinHoodTableReader : public TableReader {
                        std::unique_ptr<RandomAccessFileReader>&& file,
                        uint64_t file_size, HashFunction hash);
   Status Init(SequenceNumber largest_seqno);
+  // Get of a parsed key whose hash the caller has (MultiGet hashed the
+  // batch to prefetch it; hashing again would be wasted work).
+  Status GetHashed(const ReadOptions& ro, const ParsedInternalKey& target,
+                   uint64_t hash, GetContext* get_context) const;
   // Reads a section with its trailer and checks the checksum.
   Status ReadSection(const SectionHandle& h, const char* what,
                      std::string* buf, Slice* contents) const;
