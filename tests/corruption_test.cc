@@ -533,6 +533,15 @@ std::string WithSection(std::string bytes, uint64_t offset,
   return bytes;
 }
 
+// `contents` with its leading varint (a section's count) overwritten by
+// `count`'s varint, the rest left as it was.
+std::string WithCount(std::string contents, uint64_t count) {
+  std::string v;
+  PutVarint64(&v, count);
+  contents.replace(0, v.size(), v);
+  return contents;
+}
+
 // The file with its meta block edited, and the meta trailer recomputed.
 std::string WithMeta(const std::string& bytes, const Layout& l,
                      const std::function<void(TableMeta*)>& edit) {
@@ -905,12 +914,10 @@ TEST_P(TableCorruptionTest, CraftedSectionsOutOfRange) {
     std::string none(meta.block_table.size, '\0');  // count 0, then junk
     ExpectRefused(WithSection(original_, meta.block_table.offset, none),
                   "block table", "no blocks, trailing zeros");
-    std::string huge = original_.substr(meta.block_table.offset,
-                                        meta.block_table.size);
     // A block count of 2^63: must not size an allocation.
-    std::string count;
-    PutVarint64(&count, uint64_t{1} << 63);
-    huge.replace(0, count.size(), count);
+    const std::string huge = WithCount(
+        original_.substr(meta.block_table.offset, meta.block_table.size),
+        uint64_t{1} << 63);
     ExpectRefused(WithSection(original_, meta.block_table.offset, huge),
                   "block table", "block count 2^63");
   }
@@ -919,10 +926,7 @@ TEST_P(TableCorruptionTest, CraftedSectionsOutOfRange) {
   {
     std::string contents = original_.substr(meta.sparse_index.offset,
                                             meta.sparse_index.size);
-    std::string count;
-    PutVarint64(&count, uint64_t{1} << 62);
-    std::string huge = contents;
-    huge.replace(0, count.size(), count);
+    const std::string huge = WithCount(contents, uint64_t{1} << 62);
     ExpectRefused(WithSection(original_, meta.sparse_index.offset, huge),
                   "sparse index", "record count 2^62");
     // The first record's address must be 0: make it 1. And a later
@@ -1220,10 +1224,7 @@ class DBCorruptionTest
 
   Status Open() {
     db_.reset();
-    DB* db = nullptr;
-    Status s = DB::Open(options_, dbname_, &db);
-    db_.reset(db);
-    return s;
+    return test_util::OpenDB(options_, dbname_, &db_);
   }
 
   // Writes the keys and flushes them into one file; returns its path.

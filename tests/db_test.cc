@@ -164,10 +164,7 @@ class RobinHoodDBTest
 
   Status Open() { return Open(options_); }
   Status Open(const Options& o) {
-    DB* db = nullptr;
-    Status s = DB::Open(o, dbname_, &db);
-    db_.reset(db);
-    return s;
+    return test_util::OpenDB(o, dbname_, &db_);
   }
   void Close() {
     if (db_ != nullptr) {

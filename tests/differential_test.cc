@@ -267,16 +267,9 @@ class DifferentialTest : public testing::TestWithParam<bool> {
     std::cout << config_ << std::endl;
   }
 
-  Status OpenOne(const Options& o, const std::string& path,
-                 std::unique_ptr<DB>* db) {
-    DB* raw = nullptr;
-    Status s = DB::Open(o, path, &raw);
-    db->reset(raw);
-    return s;
-  }
   Status OpenBoth() {
-    Status s = OpenOne(rh_opts_, rh_path_, &rh_);
-    if (s.ok()) s = OpenOne(bbt_opts_, bbt_path_, &bbt_);
+    Status s = test_util::OpenDB(rh_opts_, rh_path_, &rh_);
+    if (s.ok()) s = test_util::OpenDB(bbt_opts_, bbt_path_, &bbt_);
     return s;
   }
   void ReleaseAll() {
@@ -575,8 +568,8 @@ class DifferentialTest : public testing::TestWithParam<bool> {
   void DoReopen() {
     Note("Reopen (snapshots released)");
     CloseBoth();
-    Status a = OpenOne(rh_opts_, rh_path_, &rh_);
-    Status b = OpenOne(bbt_opts_, bbt_path_, &bbt_);
+    Status a = test_util::OpenDB(rh_opts_, rh_path_, &rh_);
+    Status b = test_util::OpenDB(bbt_opts_, bbt_path_, &bbt_);
     CheckWrite(a, b);
   }
   void DoSnapshot() {

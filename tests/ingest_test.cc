@@ -167,16 +167,9 @@ class IngestTest : public testing::TestWithParam<std::tuple<bool, bool>> {
     }
   }
 
-  Status OpenOne(const Options& o, const std::string& path,
-                 std::unique_ptr<DB>* db) {
-    DB* raw = nullptr;
-    Status s = DB::Open(o, path, &raw);
-    db->reset(raw);
-    return s;
-  }
   Status OpenBoth() {
-    Status s = OpenOne(rh_opts_, rh_path_, &rh_);
-    if (s.ok()) s = OpenOne(bbt_opts_, bbt_path_, &bbt_);
+    Status s = test_util::OpenDB(rh_opts_, rh_path_, &rh_);
+    if (s.ok()) s = test_util::OpenDB(bbt_opts_, bbt_path_, &bbt_);
     return s;
   }
   void CloseBoth() {

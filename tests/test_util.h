@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <memory>
 #include <string>
 
+#include "rocksdb/db.h"
 #include "rocksdb/merge_operator.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
@@ -31,6 +33,15 @@ inline std::string TempPath(const std::string& suite, const std::string& name) {
   std::string dir = testing::TempDir();
   if (dir.empty() || dir.back() != '/') dir.push_back('/');
   return dir + "rh_" + suite + "_" + std::to_string(getpid()) + "_" + name;
+}
+
+// DB::Open into a unique_ptr (null when the open fails).
+inline Status OpenDB(const Options& o, const std::string& path,
+                     std::unique_ptr<DB>* db) {
+  DB* raw = nullptr;
+  Status s = DB::Open(o, path, &raw);
+  db->reset(raw);
+  return s;
 }
 
 // Joins merge operands with `sep`, so a read shows the order and the number
