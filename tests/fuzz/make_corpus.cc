@@ -1,0 +1,304 @@
+// Writes the fuzzers' seed corpus: small real RobinHoodTable files (a few KB
+// each, log_block_size 256 so each has several log blocks) covering what
+// the reader must parse:
+//   table-<codec>[-norangedel]  a builder's file, as flush and compaction
+//                               write them: several versions of a key,
+//                               merges, deletions, single deletions, puts
+//                               at sequence 0, and (unless -norangedel)
+//                               range deletions; one per codec the host
+//                               library supports
+//   sst-<codec>                 SstFileWriter files (puts at sequence 0,
+//                               merges, deletions, a range deletion)
+//   long-entries                keys of 127 bytes and more, values over 127
+//   interval1, dense            sparse_index_interval 1, load_factor 0.98
+//   empty, rangedel-only        no point entries
+//   reverse                     ReverseBytewiseComparator
+//   ingested                    a file a DB ingested with write_global_seqno
+//                               (its global seqno rewritten in place)
+//
+//   rh_fuzz_make_corpus DIR     (DIR must exist)
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "file/writable_file_writer.h"
+#include "options/cf_options.h"
+#include "rocksdb/comparator.h"
+#include "rocksdb/db.h"
+#include "rocksdb/env.h"
+#include "rocksdb/file_system.h"
+#include "rocksdb/merge_operator.h"
+#include "rocksdb/options.h"
+#include "rocksdb/sst_file_writer.h"
+#include "rocksdb_robinhood/robinhood_table.h"
+#include "table/table_builder.h"
+#include "util/compression.h"
+
+using namespace ROCKSDB_NAMESPACE;
+
+namespace {
+
+class JoinOperator : public AssociativeMergeOperator {
+ public:
+  bool Merge(const Slice&, const Slice* existing, const Slice& value,
+             std::string* out, Logger*) const override {
+    out->clear();
+    if (existing != nullptr) out->assign(existing->data(), existing->size());
+    out->append(value.data(), value.size());
+    return true;
+  }
+  const char* Name() const override { return "RhFuzzCorpusJoin"; }
+};
+
+RobinHoodTableOptions SmallBlocks() {
+  RobinHoodTableOptions rh;
+  rh.log_block_size = 256;  // the minimum: several blocks in a few KB
+  rh.sparse_index_interval = 4;
+  return rh;
+}
+
+std::string Key(int i) {
+  char buf[16];
+  snprintf(buf, sizeof(buf), "k%04d", i);
+  return buf;
+}
+
+// Compressible, so that compressed seeds have compressed blocks (a block is
+// stored compressed only when that saves an eighth).
+std::string Value(int i, size_t n) {
+  std::string v;
+  while (v.size() < n) v += "v" + std::to_string(i) + "-";
+  v.resize(n);
+  return v;
+}
+
+std::string IKey(const std::string& user_key, SequenceNumber seq,
+                 ValueType type) {
+  std::string k;
+  AppendInternalKey(&k, ParsedInternalKey(user_key, seq, type));
+  return k;
+}
+
+struct Entry {
+  std::string key;  // internal
+  std::string value;
+};
+
+// What flush and compaction hand a builder: internal-key order, several
+// versions of some keys, every value type the log stores.
+std::vector<Entry> BuilderEntries() {
+  std::vector<Entry> out;
+  SequenceNumber seq = 5000;
+  for (int i = 0; i < 30; ++i) {
+    const std::string uk = Key(i);
+    switch (i % 6) {
+      case 0:  // bottommost put: the compact encoding
+        out.push_back({IKey(uk, 0, kTypeValue), Value(i, 12)});
+        break;
+      case 1:  // newest first: put over merge over put
+        out.push_back({IKey(uk, seq--, kTypeValue), Value(i, 20)});
+        out.push_back({IKey(uk, seq--, kTypeMerge), "m" + std::to_string(i)});
+        out.push_back({IKey(uk, seq--, kTypeValue), Value(i, 8)});
+        break;
+      case 2:
+        out.push_back({IKey(uk, seq--, kTypeDeletion), ""});
+        out.push_back({IKey(uk, seq--, kTypeValue), Value(i, 30)});
+        break;
+      case 3:
+        out.push_back({IKey(uk, seq--, kTypeMerge), "a"});
+        out.push_back({IKey(uk, seq--, kTypeMerge), "b"});
+        break;
+      case 4:
+        out.push_back({IKey(uk, seq--, kTypeSingleDeletion), ""});
+        break;
+      default:
+        out.push_back({IKey(uk, seq--, kTypeValue), Value(i, 40)});
+        break;
+    }
+  }
+  return out;
+}
+
+Status WriteWithBuilder(const std::string& path,
+                        const RobinHoodTableOptions& rh,
+                        CompressionType compression,
+                        const std::vector<Entry>& entries,
+                        const std::vector<Entry>& range_dels) {
+  Options options;
+  options.compression = compression;
+  const ImmutableOptions ioptions(options);
+  const MutableCFOptions moptions(options);
+  const InternalKeyComparator icmp(BytewiseComparator());
+  std::unique_ptr<TableFactory> factory(NewRobinHoodTableFactory(rh));
+  std::unique_ptr<FSWritableFile> f;
+  Status s = ioptions.fs->NewWritableFile(path, FileOptions(), &f, nullptr);
+  if (!s.ok()) return s;
+  WritableFileWriter writer(std::move(f), path, FileOptions());
+  IntTblPropCollectorFactories collectors;
+  const CompressionOptions compression_opts;
+  const std::string cf_name = "default";
+  TableBuilderOptions tbo(ioptions, moptions, icmp, &collectors, compression,
+                          compression_opts, 0, cf_name, -1);
+  std::unique_ptr<TableBuilder> builder(factory->NewTableBuilder(tbo, &writer));
+  for (const Entry& e : entries) builder->Add(e.key, e.value);
+  for (const Entry& e : range_dels) builder->Add(e.key, e.value);
+  s = builder->Finish();
+  if (s.ok()) s = writer.Close();
+  return s;
+}
+
+Options SstOptions(const RobinHoodTableOptions& rh, CompressionType c) {
+  Options options;
+  options.table_factory.reset(NewRobinHoodTableFactory(rh));
+  options.compression = c;
+  options.merge_operator = std::make_shared<JoinOperator>();
+  return options;
+}
+
+Status WriteWithSstFileWriter(const std::string& path, CompressionType c) {
+  SstFileWriter writer(EnvOptions(), SstOptions(SmallBlocks(), c));
+  Status s = writer.Open(path);
+  for (int i = 0; s.ok() && i < 40; ++i) {
+    if (i % 7 == 3) {
+      s = writer.Delete(Key(i));
+    } else if (i % 7 == 5) {
+      s = writer.Merge(Key(i), "m" + std::to_string(i));
+    } else {
+      s = writer.Put(Key(i), Value(i, 10 + i % 13));
+    }
+  }
+  if (s.ok()) s = writer.DeleteRange(Key(10), Key(14));
+  if (s.ok()) s = writer.Finish();
+  return s;
+}
+
+Status WriteLongEntries(const std::string& path) {
+  SstFileWriter writer(EnvOptions(),
+                       SstOptions(SmallBlocks(), kNoCompression));
+  Status s = writer.Open(path);
+  for (int i = 0; s.ok() && i < 4; ++i) {
+    // Keys of 127 bytes and more take the compact put's second length.
+    const std::string key = Key(i) + std::string(125 + i, 'x');
+    s = writer.Put(key, Value(i, 130 + 40 * i));
+  }
+  if (s.ok()) s = writer.Finish();
+  return s;
+}
+
+Status WriteReverse(const std::string& path) {
+  Options options = SstOptions(SmallBlocks(), kNoCompression);
+  options.comparator = ReverseBytewiseComparator();
+  SstFileWriter writer(EnvOptions(), options);
+  Status s = writer.Open(path);
+  for (int i = 29; s.ok() && i >= 0; --i) s = writer.Put(Key(i), Value(i, 9));
+  if (s.ok()) s = writer.Finish();
+  return s;
+}
+
+// Ingestion with write_global_seqno rewrites the property in the file after
+// its checksum was taken: the reader has a path for exactly that.
+Status WriteIngested(const std::string& dir, const std::string& path) {
+  Options options = SstOptions(SmallBlocks(), kNoCompression);
+  options.create_if_missing = true;
+  const std::string db_path = dir + "/ingest-db";
+  DestroyDB(db_path, options);
+  DB* raw = nullptr;
+  Status s = DB::Open(options, db_path, &raw);
+  if (!s.ok()) return s;
+  std::unique_ptr<DB> db(raw);
+  for (int i = 0; s.ok() && i < 5; ++i) {
+    s = db->Put(WriteOptions(), Key(i), "x");  // so the global seqno is > 0
+  }
+  const std::string input = dir + "/ingest-input.sst";
+  if (s.ok()) s = WriteWithSstFileWriter(input, kNoCompression);
+  IngestExternalFileOptions ifo;
+  ifo.move_files = false;
+  ifo.write_global_seqno = true;
+  if (s.ok()) s = db->IngestExternalFile({input}, ifo);
+  Env::Default()->DeleteFile(input);
+  std::vector<LiveFileMetaData> files;
+  if (s.ok()) db->GetLiveFilesMetaData(&files);
+  std::string ingested;
+  for (const auto& f : files) {
+    if (f.smallest_seqno == f.largest_seqno && f.smallest_seqno > 0) {
+      ingested = f.db_path + "/" + f.name;
+    }
+  }
+  if (s.ok() && ingested.empty()) s = Status::NotFound("no ingested file");
+  std::string data;
+  if (s.ok()) s = ReadFileToString(Env::Default(), ingested, &data);
+  if (s.ok()) s = WriteStringToFile(Env::Default(), data, path, true);
+  db.reset();
+  DestroyDB(db_path, options);
+  return s;
+}
+
+int Check(const std::string& path, const Status& s) {
+  if (!s.ok()) {
+    fprintf(stderr, "rh_fuzz_make_corpus: %s: %s\n", path.c_str(),
+            s.ToString().c_str());
+    return 1;
+  }
+  uint64_t size = 0;
+  Env::Default()->GetFileSize(path, &size);
+  printf("%s %llu bytes\n", path.c_str(),
+         static_cast<unsigned long long>(size));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: rh_fuzz_make_corpus DIR\n");
+    return 64;
+  }
+  const std::string dir = argv[1];
+  int failed = 0;
+  const std::vector<Entry> entries = BuilderEntries();
+  const std::vector<Entry> range_dels = {
+      {IKey(Key(3), 9000, kTypeRangeDeletion), Key(8)},
+      {IKey(Key(6), 9001, kTypeRangeDeletion), Key(20)}};
+
+  const std::pair<CompressionType, const char*> codecs[] = {
+      {kNoCompression, "none"}, {kSnappyCompression, "snappy"},
+      {kZlibCompression, "zlib"}, {kBZip2Compression, "bzip2"},
+      {kLZ4Compression, "lz4"}, {kLZ4HCCompression, "lz4hc"},
+      {kZSTD, "zstd"}};
+  for (const auto& c : codecs) {
+    if (!CompressionTypeSupported(c.first)) {
+      printf("codec %s: not supported by this RocksDB, no seeds\n", c.second);
+      continue;
+    }
+    const std::string name = dir + "/table-" + c.second;
+    failed += Check(name, WriteWithBuilder(name, SmallBlocks(), c.first,
+                                           entries, range_dels));
+    failed += Check(name + "-norangedel",
+                    WriteWithBuilder(name + "-norangedel", SmallBlocks(),
+                                     c.first, entries, {}));
+    const std::string sst = dir + "/sst-" + c.second;
+    failed += Check(sst, WriteWithSstFileWriter(sst, c.first));
+  }
+
+  RobinHoodTableOptions interval1 = SmallBlocks();
+  interval1.sparse_index_interval = 1;
+  interval1.hash_seed = 0;
+  failed += Check(dir + "/interval1",
+                  WriteWithBuilder(dir + "/interval1", interval1,
+                                   kNoCompression, entries, range_dels));
+  RobinHoodTableOptions dense = SmallBlocks();
+  dense.load_factor = 0.98;
+  failed += Check(dir + "/dense", WriteWithBuilder(dir + "/dense", dense,
+                                                   kNoCompression, entries, {}));
+  failed += Check(dir + "/empty", WriteWithBuilder(dir + "/empty", SmallBlocks(),
+                                                   kNoCompression, {}, {}));
+  failed += Check(dir + "/rangedel-only",
+                  WriteWithBuilder(dir + "/rangedel-only", SmallBlocks(),
+                                   kNoCompression, {}, range_dels));
+  failed += Check(dir + "/long-entries", WriteLongEntries(dir + "/long-entries"));
+  failed += Check(dir + "/reverse", WriteReverse(dir + "/reverse"));
+  failed += Check(dir + "/ingested", WriteIngested(dir, dir + "/ingested"));
+  return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,106 @@
+#include "tests/fuzz/rechecksum.h"
+
+#include <cstdint>
+
+#include "table/robinhood_format.h"
+#include "util/coding.h"
+#include "util/crc32c.h"
+
+namespace rh_fuzz {
+
+using ROCKSDB_NAMESPACE::DecodeFixed64;
+using ROCKSDB_NAMESPACE::EncodeFixed32;
+using ROCKSDB_NAMESPACE::GetVarint64;
+using ROCKSDB_NAMESPACE::Slice;
+using ROCKSDB_NAMESPACE::robinhood::kFooterSize;
+using ROCKSDB_NAMESPACE::robinhood::kTrailerSize;
+using ROCKSDB_NAMESPACE::robinhood::TableMeta;
+namespace crc32c = ROCKSDB_NAMESPACE::crc32c;
+
+namespace {
+
+// Field offsets in the meta block (robinhood_format.h). Decoded here by hand
+// because TableMeta::DecodeFrom refuses exactly the damaged metas whose
+// sections we still want to re-checksum.
+constexpr size_t kLogFileBytesAt = 32;
+constexpr size_t kHandlesAt = 80;
+constexpr size_t kNumHandles = 6;
+constexpr size_t kBlockTableHandle = 1;  // index, block table, sparse, ...
+constexpr size_t kFooterCrcAt = kHandlesAt + kNumHandles * 16;
+static_assert(kFooterCrcAt + 4 == TableMeta::kEncodedLength,
+              "meta block layout changed: update the offsets above");
+
+// True if [offset, offset + n) lies inside [0, limit); overflow-safe.
+bool Fits(uint64_t offset, uint64_t n, uint64_t limit) {
+  return offset <= limit && n <= limit - offset;
+}
+
+// Rewrites the trailer after the `size` bytes at `offset`, if all of it
+// fits in the file.
+bool FixTrailer(std::string* f, uint64_t offset, uint64_t size) {
+  if (!Fits(offset, size, f->size()) ||
+      !Fits(offset + size, kTrailerSize, f->size())) {
+    return false;
+  }
+  char* p = &(*f)[0] + offset;
+  const uint32_t crc =
+      crc32c::Extend(crc32c::Value(p, static_cast<size_t>(size)), p + size, 1);
+  EncodeFixed32(p + size + 1, crc32c::Mask(crc));
+  return true;
+}
+
+}  // namespace
+
+size_t Rechecksum(std::string* file) {
+  constexpr uint64_t kTail = TableMeta::kEncodedLength + kTrailerSize +
+                             kFooterSize;
+  if (file->size() < kTail) return 0;
+  // The reader insists the meta block ends where the footer starts.
+  const uint64_t meta_at = file->size() - kTail;
+  // A copy: trailers fixed below may land on the meta block if it lies.
+  const std::string meta = file->substr(meta_at, TableMeta::kEncodedLength);
+  auto meta_u64 = [&](size_t at) { return DecodeFixed64(meta.data() + at); };
+  size_t fixed = 0;
+
+  // Log blocks, contiguous from 0, as the block table lists them. A copy of
+  // the table, since fixing trailers could overwrite it if it lies.
+  const uint64_t bt_offset = meta_u64(kHandlesAt + kBlockTableHandle * 16);
+  const uint64_t bt_size = meta_u64(kHandlesAt + kBlockTableHandle * 16 + 8);
+  // Blocks stay below the meta block, and below the claimed log end when
+  // that is sane, as the reader wants them.
+  uint64_t log_end = meta_u64(kLogFileBytesAt);
+  if (log_end > meta_at) log_end = meta_at;
+  if (Fits(bt_offset, bt_size, file->size())) {
+    const std::string table = file->substr(bt_offset, bt_size);
+    Slice in(table);
+    uint64_t count = 0;
+    uint64_t pos = 0;
+    // Every record takes at least 2 bytes of `in`, so this loop is bounded
+    // by the section's size whatever `count` claims.
+    if (GetVarint64(&in, &count)) {
+      for (uint64_t i = 0; i < count; ++i) {
+        uint64_t stored = 0, logical = 0;
+        if (!GetVarint64(&in, &stored) || !GetVarint64(&in, &logical)) break;
+        if (stored < kTrailerSize || !Fits(pos, stored, log_end)) break;
+        fixed += FixTrailer(file, pos, stored - kTrailerSize);
+        pos += stored;
+      }
+    }
+  }
+
+  // Sections, each where the meta block says (wherever that is).
+  for (size_t h = 0; h < kNumHandles; ++h) {
+    fixed += FixTrailer(file, meta_u64(kHandlesAt + h * 16),
+                        meta_u64(kHandlesAt + h * 16 + 8));
+  }
+
+  // Last, since section trailers may have landed in the footer or the meta
+  // block: the footer's CRC, then the meta block's trailer over it.
+  const char* footer = file->data() + file->size() - kFooterSize;
+  EncodeFixed32(&(*file)[meta_at + kFooterCrcAt],
+                crc32c::Mask(crc32c::Value(footer, kFooterSize)));
+  fixed += 1 + FixTrailer(file, meta_at, TableMeta::kEncodedLength);
+  return fixed;
+}
+
+}  // namespace rh_fuzz
