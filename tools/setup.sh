@@ -3,12 +3,15 @@
 # of exactly the installed librocksdb-dev version (for its internal headers)
 # into .deps/rocksdb-src. Idempotent: a second run changes nothing.
 # Honours ROCKSDB_SOURCE_DIR: a RocksDB source tree to use instead.
+# --fuzz: also what tools/fuzz.sh needs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake binutils dpkg-dev librocksdb-dev rocksdb-tools
           libgflags-dev libsnappy-dev libgtest-dev libgmock-dev
           python3 python3-matplotlib)
+# tools/fuzz.sh: clang and libFuzzer's runtime (with the sanitizers').
+if [ "${1:-}" = "--fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
