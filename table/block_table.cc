@@ -23,9 +23,9 @@ std::string BlockTableBuilder::Finish() const {
 
 Status BlockTable::Init(const Slice& contents, uint64_t log_file_bytes,
                         uint64_t log_logical_bytes, uint32_t log_block_size,
-                        const std::string& file) {
+                        const std::string& file, uint64_t section_offset) {
   auto bad = [&](const char* what) {
-    return Status::Corruption(file + ": block table: " + what);
+    return CorruptionAt(file, "block table", what, section_offset);
   };
   Slice in = contents;
   uint64_t count = 0;
@@ -46,6 +46,17 @@ Status BlockTable::Init(const Slice& contents, uint64_t log_file_bytes,
         stored > log_file_bytes - starts_.back().file) {
       return bad("block size out of range");
     }
+    // What a compressed block may claim is bounded by what it stores, so
+    // no claim sizes an allocation the file does not back.
+    const uint64_t contents = stored - kTrailer;
+    // ceil(logical / ratio) > contents, without overflow.
+    const uint64_t whole = logical / kMaxCompressionRatio;
+    const bool past_bound =
+        whole > contents ||
+        (whole == contents && logical % kMaxCompressionRatio != 0);
+    if (contents != logical && past_bound) {
+      return bad("block claims more than its codec could expand to");
+    }
     if (b + 1 < count && logical < log_block_size) {
       return bad("block smaller than the block size");
     }
@@ -58,19 +69,44 @@ Status BlockTable::Init(const Slice& contents, uint64_t log_file_bytes,
     return bad("block sizes do not add up to the log size");
   }
 
+  // Pages of at most the block size, so most start in one block; but no
+  // more pages than twice the blocks, so the table stays proportional to
+  // the block count whatever the logical size.
   page_shift_ = 8;
   while (page_shift_ < 30 && (uint64_t{2} << page_shift_) <= log_block_size) {
     ++page_shift_;
   }
+  while (page_shift_ < 63 &&
+         (log_logical_bytes >> page_shift_) > 2 * uint64_t{count} + 1) {
+    ++page_shift_;
+  }
   const uint64_t pages = (log_logical_bytes >> page_shift_) + 1;
-  page_first_block_.resize(pages);
+  page_first_block_.resize(pages + 1);
   size_t b = 0;
   for (uint64_t p = 0; p < pages; ++p) {
     const uint64_t start = p << page_shift_;
     while (b + 1 < num_blocks() && starts_[b + 1].logical <= start) ++b;
     page_first_block_[p] = static_cast<uint32_t>(b);
   }
+  page_first_block_[pages] = static_cast<uint32_t>(count == 0 ? 0 : count - 1);
   return Status::OK();
+}
+
+size_t BlockTable::Find(uint64_t address) const {
+  const uint64_t page = address >> page_shift_;
+  size_t lo = page_first_block_[page];
+  size_t hi = page_first_block_[page + 1];
+  // Usually one or two candidates; a page over many small blocks (a file
+  // with a few huge blocks among small ones) costs a binary search.
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo + 1) / 2;
+    if (starts_[mid].logical <= address) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
 }
 
 size_t BlockTable::MemoryUsage() const {

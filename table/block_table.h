@@ -11,7 +11,12 @@
 //
 // In memory, a page table maps an address to its block in O(1): every
 // block but the last holds at least log_block_size logical bytes, so a page
-// of 2^floor(log2(log_block_size)) bytes starts in at most two blocks.
+// of 2^floor(log2(log_block_size)) bytes starts in at most two blocks. The
+// page table is capped at about two pages per block (pages grow for files
+// of large entries), and a page spanning several blocks is binary-searched.
+//
+// A compressed block's logical size is at most kMaxCompressionRatio times
+// its stored contents (robinhood_format.h), checked here.
 #pragma once
 
 #include <cstdint>
@@ -50,9 +55,10 @@ struct BlockLocation {
 class BlockTable {
  public:
   // Decodes the section and checks it against the meta block's totals.
+  // `section_offset` locates the section in errors.
   Status Init(const Slice& contents, uint64_t log_file_bytes,
               uint64_t log_logical_bytes, uint32_t log_block_size,
-              const std::string& file);
+              const std::string& file, uint64_t section_offset);
 
   size_t num_blocks() const { return starts_.size() - 1; }
   BlockLocation Get(size_t b) const {
@@ -62,11 +68,7 @@ class BlockTable {
                          next.logical - s.logical};
   }
   // The block holding `address`. REQUIRES: address < logical size.
-  size_t Find(uint64_t address) const {
-    size_t b = page_first_block_[address >> page_shift_];
-    while (starts_[b + 1].logical <= address) ++b;
-    return b;
-  }
+  size_t Find(uint64_t address) const;
   uint64_t logical_bytes() const { return starts_.back().logical; }
   size_t MemoryUsage() const;
 
@@ -80,6 +82,8 @@ class BlockTable {
     uint64_t file;
   };
   std::vector<Start> starts_;
+  // The first block of each page of the logical log, and a last entry
+  // bounding the search of the last page.
   std::vector<uint32_t> page_first_block_;
   uint32_t page_shift_ = 12;
 };

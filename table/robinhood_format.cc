@@ -22,6 +22,12 @@ std::string CorruptionMessage(const std::string& file, const char* what,
   return file + ": " + what + " at offset " + std::to_string(offset);
 }
 
+Status CorruptionAt(const std::string& file, const char* part,
+                    const std::string& detail, uint64_t offset) {
+  return Status::Corruption(CorruptionMessage(
+      file, (std::string(part) + ": " + detail).c_str(), offset));
+}
+
 void AppendTrailerFromCrc(uint32_t contents_crc, CompressionType type,
                           std::string* dst) {
   char type_byte = static_cast<char>(type);

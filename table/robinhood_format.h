@@ -52,6 +52,12 @@ constexpr size_t kTrailerSize = 1 + 4;  // type byte + masked crc32c
 constexpr uint32_t kCompressFormatVersion = 2;
 constexpr size_t kFooterSize = Footer::kNewVersionsEncodedLength;  // 53
 
+// A compressed log block holds at most this many times its stored contents
+// once decompressed. Readers refuse larger claims, so no file can make a
+// read allocate more than this multiple of what it stores; the builder
+// stores a block raw rather than exceed it (only runs of one byte do).
+constexpr uint64_t kMaxCompressionRatio = 1024;
+
 // Names under which sections are listed in the metaindex (for tools), and
 // our user-collected properties.
 extern const char kMetaBlockName[];
@@ -143,6 +149,11 @@ std::string BuildFooter(const SectionHandle& metaindex,
 
 std::string CorruptionMessage(const std::string& file, const char* what,
                               uint64_t offset);
+// The one shape of a corruption error: "<file>: <part>: <detail> at offset
+// <offset>", `offset` being where in the file the damage was seen (or the
+// start of the part that holds it).
+Status CorruptionAt(const std::string& file, const char* part,
+                    const std::string& detail, uint64_t offset);
 
 }  // namespace robinhood
 }  // namespace ROCKSDB_NAMESPACE

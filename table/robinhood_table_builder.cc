@@ -6,6 +6,7 @@
 #include "table/compat.h"
 #include "table/log_entry.h"
 #include "table/meta_blocks.h"
+#include "table/robinhood_uncompress.h"
 #include "util/coding.h"
 #include "util/compression.h"
 #include "util/crc32c.h"
@@ -18,7 +19,9 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
     WritableFileWriter* file, HashFunction hash)
     : options_(options),
       logger_(tbo.ioptions.logger),
-      compression_(CompressionTypeSupported(tbo.compression_type)
+      // Only what our own reader can decompress (robinhood_uncompress.h).
+      compression_(CompressionTypeSupported(tbo.compression_type) &&
+                           CanUncompress(tbo.compression_type)
                        ? tbo.compression_type
                        : kNoCompression),
       compression_opts_(tbo.compression_opts),
@@ -27,7 +30,10 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
       hash_(hash) {
   // `tbo` lives only as long as this call: take what Finish needs now.
   for (auto& factory : *tbo.int_tbl_prop_collector_factories) {
-    collectors_.emplace_back(compat::NewCollector(factory.get(), tbo));
+    // A factory may decline to collect for this file (RocksDB 8.10 made
+    // null a documented answer).
+    IntTblPropCollector* c = compat::NewCollector(factory.get(), tbo);
+    if (c != nullptr) collectors_.emplace_back(c);
   }
   props_.column_family_id = tbo.column_family_id;
   props_.column_family_name = tbo.column_family_name;
@@ -144,8 +150,11 @@ void RobinHoodTableBuilder::FlushBlock() {
     CompressionInfo info(compression_opts_, compression_ctx_,
                          CompressionDict::GetEmptyDict(), compression_,
                          /*sample_for_compression=*/0);
+    // Readers refuse blocks that expand past kMaxCompressionRatio, so
+    // such a block (long runs of one byte) is stored raw.
     if (CompressData(block_, info, kCompressFormatVersion, &compressed_) &&
-        compressed_.size() < logical - logical / 8) {
+        compressed_.size() < logical - logical / 8 &&
+        logical <= compressed_.size() * kMaxCompressionRatio) {
       out = &compressed_;
       type = compression_;
     }

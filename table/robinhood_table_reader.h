@@ -32,7 +32,8 @@ class RobinHoodTableReader : public TableReader {
   // `largest_seqno` is TableReaderOptions::largest_seqno (0 if unknown);
   // with the global seqno property it decides the sequence number every
   // entry of an ingested file surfaces with. `hash` must be the function
-  // the file was written with (tests swap it).
+  // the file was written with (tests swap it). `icmp` must outlive the
+  // reader and every iterator it hands out, as RocksDB's does.
   static Status Open(const ImmutableOptions& ioptions,
                      const InternalKeyComparator& icmp,
                      std::unique_ptr<RandomAccessFileReader>&& file,
@@ -122,7 +123,10 @@ class RobinHoodTableReader : public TableReader {
   uint64_t FileOffsetOf(uint64_t address) const;
 
   const ImmutableOptions& ioptions_;
-  const InternalKeyComparator icmp_;
+  // Not a copy: range-tombstone iterators keep a pointer to it and may
+  // outlive this reader (a table-cache eviction), while the column
+  // family's comparator, which RocksDB hands in, outlives them all.
+  const InternalKeyComparator& icmp_;
   std::unique_ptr<RandomAccessFileReader> file_;
   const uint64_t file_size_;
   const HashFunction hash_;
