@@ -1,6 +1,7 @@
 #include "table/hash_index.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <string>
 
@@ -10,7 +11,7 @@ namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
 uint64_t KeyHash(const Slice& key, uint64_t seed) {
-  return XXH3_64bits_withSeed(key.data(), key.size(), seed) & ~uint64_t{0xff};
+  return XXH3_64bits_withSeed(key.data(), key.size(), seed) & ~kHashLowMask;
 }
 
 uint64_t IndexCapacity(uint64_t keys, double load_factor) {
@@ -28,12 +29,14 @@ HashIndexBuilder::HashIndexBuilder() = default;
 HashIndexBuilder::~HashIndexBuilder() = default;
 
 void HashIndexBuilder::Add(uint64_t hash, uint64_t address) {
+  assert((hash & kHashLowMask) == 0);
+  assert(address >> kMaxAddressBits == 0);
   if (in_last_chunk_ == kChunkRecords) {
     chunks_.emplace_back(new Record[kChunkRecords]);
     in_last_chunk_ = 0;
   }
   Record& r = chunks_.back()[in_last_chunk_++];
-  r.hash_and_high = hash | ((address >> 32) & 0xff);
+  r.hash_and_high = hash | ((address >> kRecordLowAddressBits) & kHashLowMask);
   r.address_low = static_cast<uint32_t>(address);
   ++num_keys_;
 }
@@ -102,10 +105,8 @@ Status HashIndexBuilder::Finish(double load_factor, uint64_t logical_bytes,
   }
   RadixSort(0, num_keys_, 0);
 
-  HashIndex shape;  // only for Home() and the bit positions
+  HashIndex shape;  // the slot codec of this geometry; reads no slots
   shape.Init(nullptr, geo);
-  const uint32_t addr_bits = geo.address_bits;
-  const uint32_t tag_shift = addr_bits + kDisplacementBits;
 
   std::string buf;
   constexpr size_t kFlushBytes = 1 << 16;
@@ -121,19 +122,17 @@ Status HashIndexBuilder::Finish(double load_factor, uint64_t logical_bytes,
 
   for (size_t k = 0; k < num_keys_; ++k) {
     const Record& rec = At(k);
-    const uint64_t hash = rec.hash_and_high & ~uint64_t{0xff};
+    const uint64_t hash = rec.hash_and_high & ~kHashLowMask;
     const uint64_t address =
-        ((rec.hash_and_high & 0xff) << 32) | rec.address_low;
+        ((rec.hash_and_high & kHashLowMask) << kRecordLowAddressBits) |
+        rec.address_low;
     const uint64_t home = shape.Home(hash);
     while (next_free < home) {
       put_slot(0);
       ++next_free;
     }
     const uint64_t disp = next_free - home;
-    const uint64_t tag = (hash * geo.capacity) >> tag_shift;
-    put_slot((tag << tag_shift) |
-             (std::min(disp, kSaturatedDisplacement) << addr_bits) |
-             (address + 1));
+    put_slot(shape.EncodeSlot(shape.Tag(hash), disp, address));
     ++next_free;
     geo.max_displacement =
         static_cast<uint32_t>(std::max<uint64_t>(geo.max_displacement, disp));

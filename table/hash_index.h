@@ -44,6 +44,11 @@ namespace robinhood {
 uint64_t KeyHash(const Slice& key, uint64_t seed);
 using HashFunction = uint64_t (*)(const Slice& key, uint64_t seed);
 
+// KeyHash clears the hash's low kHashLowBits bits; the builder keeps
+// address bits kRecordLowAddressBits and up in them (HashIndexBuilder).
+constexpr uint32_t kHashLowBits = 8;
+constexpr uint64_t kHashLowMask = (uint64_t{1} << kHashLowBits) - 1;
+constexpr uint32_t kRecordLowAddressBits = 32;
 constexpr uint32_t kMinAddressBits = 32;
 constexpr uint32_t kMaxAddressBits = 40;
 constexpr uint32_t kDisplacementBits = 8;
@@ -140,7 +145,21 @@ class HashIndex {
   uint64_t Slot(uint64_t i) const {
     return DecodeFixed64(slots_ + i * kSlotSize);
   }
+  // The tag of `hash`: the top bits of its fraction past the home slot.
+  uint64_t Tag(uint64_t hash) const {
+    return (hash * geo_.capacity) >> tag_shift_;
+  }
+  // The slot word for a key of tag `tag` at `displacement` slots from its
+  // home whose entry is at `address`; the inverse of the accessors below.
+  uint64_t EncodeSlot(uint64_t tag, uint64_t displacement,
+                      uint64_t address) const {
+    const uint64_t disp = displacement < kSaturatedDisplacement
+                              ? displacement
+                              : kSaturatedDisplacement;
+    return (tag << tag_shift_) | (disp << addr_shift_) | (address + 1);
+  }
   // The fields of a used (nonzero) slot `w`, as the layout above says.
+  uint64_t TagOf(uint64_t w) const { return w >> tag_shift_; }
   uint64_t AddressOf(uint64_t w) const { return (w & addr_mask_) - 1; }
   uint64_t DisplacementOf(uint64_t w) const {
     return (w >> addr_shift_) & kSaturatedDisplacement;
@@ -154,7 +173,7 @@ class HashIndex {
   template <typename Candidate>
   uint64_t Probe(uint64_t hash, Candidate&& candidate) const {
     const uint64_t home = Home(hash);
-    const uint64_t tag = (hash * geo_.capacity) >> tag_shift_;
+    const uint64_t tag = Tag(hash);
     uint64_t end = home + geo_.max_displacement + 1;
     if (end > geo_.slots) end = geo_.slots;
     uint64_t i = home;
@@ -165,7 +184,7 @@ class HashIndex {
       const bool saturated = disp == kSaturatedDisplacement;
       if (!saturated && disp < d) break;  // its home is after ours
       if (disp == d || (saturated && d >= kSaturatedDisplacement)) {
-        const uint64_t t = w >> tag_shift_;
+        const uint64_t t = TagOf(w);
         if (t == tag) {
           if (candidate(AddressOf(w))) return i - home + 1;
         } else if (t > tag && !saturated) {

@@ -1,5 +1,7 @@
 // The fixed parts of a RobinHoodTable file: magic number, format version,
-// section trailers and the meta block. docs/format.md draws the whole file.
+// section trailers and handles, and the one shape of its corruption
+// errors. The meta block and footer are in table_meta.h. docs/format.md
+// draws the whole file.
 //
 //   [log block 0] ... [log block n-1]      entries (log_entry.h), each block
 //                                           followed by a 5-byte trailer
@@ -58,17 +60,8 @@ constexpr size_t kFooterSize = Footer::kNewVersionsEncodedLength;  // 53
 // stores a block raw rather than exceed it (only runs of one byte do).
 constexpr uint64_t kMaxCompressionRatio = 1024;
 
-// Names under which sections are listed in the metaindex (for tools), and
-// our user-collected properties.
-extern const char kMetaBlockName[];
-extern const char kPropFactoryName[];
-extern const char kPropFormatVersion[];
-extern const char kPropLoadFactor[];
-extern const char kPropMaxDisplacement[];
-extern const char kPropMeanDisplacement[];
-extern const char kPropIndexBytes[];
-extern const char kPropDistinctKeys[];
-extern const char kPropBuilderPeakBytes[];
+// Our user-collected properties' names are public:
+// RobinHoodTablePropertyNames in rocksdb_robinhood/robinhood_table.h.
 
 // Writes the trailer for `contents` (type byte and masked CRC) to `dst`.
 void AppendTrailer(const Slice& contents, CompressionType type,
@@ -93,62 +86,6 @@ struct SectionHandle {
   uint64_t end_with_trailer() const { return offset + size + kTrailerSize; }
 };
 
-// The meta block: everything a reader needs to interpret the other sections.
-// Fixed layout, all fields little-endian:
-//   format_version        fixed32
-//   flags                 fixed32   reserved, 0
-//   hash_seed             fixed64
-//   num_entries           fixed64   entries in the log
-//   num_keys              fixed64   distinct user keys (= used index slots)
-//   log_file_bytes        fixed64   log size in the file, trailers included
-//   log_logical_bytes     fixed64   sum of uncompressed block contents
-//   log_block_size        fixed32   target block size it was written with
-//   sparse_interval       fixed32
-//   index_capacity        fixed64   home slots
-//   index_slots           fixed64   home slots + overflow slots
-//   address_bits          fixed32   32..40
-//   max_displacement      fixed32
-//   index, block_table, sparse_index, range_dels, properties, metaindex:
-//                         6 x (fixed64 offset, fixed64 size)
-//   footer_crc            fixed32   masked CRC32C of the 53 footer bytes
-struct TableMeta {
-  uint32_t format_version = kFormatVersion;
-  uint32_t flags = 0;
-  uint64_t hash_seed = 0;
-  uint64_t num_entries = 0;
-  uint64_t num_keys = 0;
-  uint64_t log_file_bytes = 0;
-  uint64_t log_logical_bytes = 0;
-  uint32_t log_block_size = 0;
-  uint32_t sparse_interval = 0;
-  uint64_t index_capacity = 0;
-  uint64_t index_slots = 0;
-  uint32_t address_bits = 0;
-  uint32_t max_displacement = 0;
-  SectionHandle index;
-  SectionHandle block_table;
-  SectionHandle sparse_index;
-  SectionHandle range_dels;
-  SectionHandle properties;
-  SectionHandle metaindex;
-  uint32_t footer_crc = 0;
-
-  static constexpr size_t kEncodedLength = 4 * 2 + 8 * 5 + 4 * 2 + 8 * 2 +
-                                           4 * 2 + 6 * 16 + 4;
-
-  void EncodeTo(std::string* dst) const;
-  // Decodes and checks every invariant that does not need the other
-  // sections: versions, sizes adding up, sections inside `file_size`.
-  Status DecodeFrom(const Slice& input, uint64_t file_size,
-                    const std::string& file);
-};
-
-// Builds RocksDB's footer naming our metaindex and meta block.
-std::string BuildFooter(const SectionHandle& metaindex,
-                        const SectionHandle& meta);
-
-std::string CorruptionMessage(const std::string& file, const char* what,
-                              uint64_t offset);
 // The one shape of a corruption error: "<file>: <part>: <detail> at offset
 // <offset>", `offset` being where in the file the damage was seen (or the
 // start of the part that holds it).

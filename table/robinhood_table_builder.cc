@@ -6,7 +6,6 @@
 #include "table/compat.h"
 #include "table/log_entry.h"
 #include "table/meta_blocks.h"
-#include "table/robinhood_uncompress.h"
 #include "util/coding.h"
 #include "util/compression.h"
 #include "util/crc32c.h"
@@ -19,15 +18,11 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
     WritableFileWriter* file, HashFunction hash)
     : options_(options),
       logger_(tbo.ioptions.logger),
-      // Only what our own reader can decompress (robinhood_uncompress.h).
-      compression_(CompressionTypeSupported(tbo.compression_type) &&
-                           CanUncompress(tbo.compression_type)
-                       ? tbo.compression_type
-                       : kNoCompression),
-      compression_opts_(tbo.compression_opts),
-      compression_ctx_(compression_),
+      ucmp_(tbo.internal_comparator.user_comparator()),
       file_(file),
-      hash_(hash) {
+      hash_(hash),
+      log_(options.log_block_size, tbo.compression_type, tbo.compression_opts,
+           [this](const Slice& data) { Append(data); }) {
   // `tbo` lives only as long as this call: take what Finish needs now.
   for (auto& factory : *tbo.int_tbl_prop_collector_factories) {
     // A factory may decline to collect for this file (RocksDB 8.10 made
@@ -55,8 +50,8 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
   props_.prefix_extractor_name =
       tbo.moptions.prefix_extractor ? tbo.moptions.prefix_extractor->AsString()
                                     : "nullptr";
-  props_.compression_name = CompressionTypeToString(compression_);
-  CompressionOptions opts_copy = compression_opts_;  // takes a non-const ref
+  props_.compression_name = CompressionTypeToString(log_.compression());
+  CompressionOptions opts_copy = tbo.compression_opts;  // takes a non-const ref
   props_.compression_options = CompressionOptionsToString(opts_copy);
   std::string names = "[";
   for (size_t i = 0; i < io.table_properties_collector_factories.size(); ++i) {
@@ -64,7 +59,6 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
     names += io.table_properties_collector_factories[i]->Name();
   }
   props_.property_collectors_names = names + "]";
-  block_.reserve(options_.log_block_size + options_.log_block_size / 4);
 }
 
 RobinHoodTableBuilder::~RobinHoodTableBuilder() = default;
@@ -79,7 +73,23 @@ void RobinHoodTableBuilder::Append(const Slice& data) {
   offset_ += data.size();
 }
 
+Status RobinHoodTableBuilder::CheckOrder(const ParsedInternalKey& ikey) const {
+  if (props_.num_entries == 0) return Status::OK();
+  const int c = ucmp_->Compare(ikey.user_key, last_user_key_);
+  const uint64_t packed = PackSequenceAndType(ikey.sequence, ikey.type);
+  // Versions of one user key come newest (largest packed) first.
+  if (c < 0 || (c == 0 && packed >= last_packed_)) {
+    return Status::InvalidArgument(
+        "RobinHoodTable: keys added out of internal-key order");
+  }
+  return Status::OK();
+}
+
 void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
+  if (closed_) {
+    status_ = Status::InvalidArgument("RobinHoodTable: Add after Finish");
+    return;
+  }
   if (!ok()) return;
   ParsedInternalKey ikey;
   Status s = ParseInternalKey(key, &ikey, /*log_err_key=*/false);
@@ -107,23 +117,29 @@ void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
     return;
   }
 
+  s = CheckOrder(ikey);
+  if (!s.ok()) {
+    status_ = s;
+    return;
+  }
+  const uint64_t address = log_.next_address();
   if (props_.num_entries == 0 || ikey.user_key != Slice(last_user_key_)) {
-    if (logical_offset_ >> kMaxAddressBits) {
+    if (address >> kMaxAddressBits) {
       status_ = Status::NotSupported(
           "RobinHoodTable: a file's log is limited to 1 TiB");
       return;
     }
-    index_.Add(hash_(ikey.user_key, options_.hash_seed), logical_offset_);
+    index_.Add(hash_(ikey.user_key, options_.hash_seed), address);
     last_user_key_.assign(ikey.user_key.data(), ikey.user_key.size());
   }
-  if (block_.empty() ||
+  last_packed_ = PackSequenceAndType(ikey.sequence, ikey.type);
+  if (log_.open_block_bytes() == 0 ||
       entries_since_sparse_ >= options_.sparse_index_interval) {
-    sparse_.Add(key, logical_offset_);
+    sparse_.Add(key, address);
     entries_since_sparse_ = 0;
   }
-  const size_t before = block_.size();
-  EncodeLogEntry(ikey.user_key, ikey.sequence, ikey.type, value, &block_);
-  logical_offset_ += block_.size() - before;
+  EncodeLogEntry(ikey.user_key, ikey.sequence, ikey.type, value,
+                 log_.open_block());
   entries_since_sparse_++;
 
   props_.num_entries++;
@@ -137,40 +153,17 @@ void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
   }
   NotifyCollectTableCollectorsOnAdd(key, value, offset_, collectors_,
                                     logger_);
-  if (block_.size() >= options_.log_block_size) FlushBlock();
-}
-
-void RobinHoodTableBuilder::FlushBlock() {
-  if (block_.empty() || !ok()) return;
-  const uint64_t logical = block_.size();
-  std::string* out = &block_;
-  CompressionType type = kNoCompression;
-  if (compression_ != kNoCompression) {
-    compressed_.clear();
-    CompressionInfo info(compression_opts_, compression_ctx_,
-                         CompressionDict::GetEmptyDict(), compression_,
-                         /*sample_for_compression=*/0);
-    // Readers refuse blocks that expand past kMaxCompressionRatio, so
-    // such a block (long runs of one byte) is stored raw.
-    if (CompressData(block_, info, kCompressFormatVersion, &compressed_) &&
-        compressed_.size() < logical - logical / 8 &&
-        logical <= compressed_.size() * kMaxCompressionRatio) {
-      out = &compressed_;
-      type = compression_;
-    }
+  if (log_.open_block_bytes() >= options_.log_block_size) {
+    log_.CloseBlock();
+    props_.num_data_blocks = log_.num_blocks();
+    TrackMemory();
   }
-  AppendTrailer(*out, type, out);
-  Append(*out);
-  block_table_.Add(out->size(), logical);
-  props_.num_data_blocks++;
-  block_.clear();
-  TrackMemory();
 }
 
 void RobinHoodTableBuilder::TrackMemory() {
   peak_memory_ = std::max(peak_memory_, index_.MemoryUsage() +
                                             sparse_.MemoryUsage() +
-                                            block_table_.MemoryUsage() +
+                                            log_.block_table().MemoryUsage() +
                                             range_dels_.capacity() +
                                             last_user_key_.capacity());
 }
@@ -190,7 +183,7 @@ void RobinHoodTableBuilder::WriteIndex(IndexGeometry* geometry,
   handle->offset = offset_;
   uint32_t crc = 0;
   Status s = index_.Finish(
-      options_.load_factor, logical_offset_,
+      options_.load_factor, log_.next_address(),
       [&](const Slice& slots) {
         crc = crc32c::Extend(crc, slots.data(), slots.size());
         Append(slots);
@@ -207,17 +200,18 @@ void RobinHoodTableBuilder::WriteIndex(IndexGeometry* geometry,
 void RobinHoodTableBuilder::WriteProperties(const IndexGeometry& geo,
                                             SectionHandle* handle) {
 
+  using P = RobinHoodTablePropertyNames;
   auto& user = props_.user_collected_properties;
-  user[kPropFactoryName] = kRobinHoodTableName;
-  user[kPropFormatVersion] = std::to_string(kFormatVersion);
-  user[kPropLoadFactor] =
+  user[P::kFactory] = kRobinHoodTableName;
+  user[P::kFormatVersion] = std::to_string(kFormatVersion);
+  user[P::kLoadFactor] =
       std::to_string(geo.keys / static_cast<double>(geo.capacity));
-  user[kPropMaxDisplacement] = std::to_string(geo.max_displacement);
-  user[kPropMeanDisplacement] = std::to_string(
+  user[P::kMaxDisplacement] = std::to_string(geo.max_displacement);
+  user[P::kMeanDisplacement] = std::to_string(
       geo.keys ? geo.total_displacement / static_cast<double>(geo.keys) : 0.0);
-  user[kPropIndexBytes] = std::to_string(geo.slots * kSlotSize);
-  user[kPropDistinctKeys] = std::to_string(geo.keys);
-  user[kPropBuilderPeakBytes] = std::to_string(peak_memory_);
+  user[P::kIndexBytes] = std::to_string(geo.slots * kSlotSize);
+  user[P::kDistinctKeys] = std::to_string(geo.keys);
+  user[P::kBuilderPeakBytes] = std::to_string(peak_memory_);
 
   PropertyBlockBuilder builder;
   builder.AddTableProperty(props_);
@@ -227,15 +221,20 @@ void RobinHoodTableBuilder::WriteProperties(const IndexGeometry& geo,
 }
 
 Status RobinHoodTableBuilder::Finish() {
+  if (closed_) {
+    status_ = Status::InvalidArgument("RobinHoodTable: Finish called twice");
+    return status_;
+  }
   closed_ = true;
-  FlushBlock();
+  log_.CloseBlock();
+  props_.num_data_blocks = log_.num_blocks();
   TrackMemory();
   TableMeta meta;
   meta.hash_seed = options_.hash_seed;
   meta.num_entries = props_.num_entries;
   meta.num_keys = index_.num_keys();
   meta.log_file_bytes = offset_;
-  meta.log_logical_bytes = logical_offset_;
+  meta.log_logical_bytes = log_.next_address();
   meta.log_block_size = options_.log_block_size;
   meta.sparse_interval = options_.sparse_index_interval;
   props_.data_size = offset_;
@@ -247,7 +246,7 @@ Status RobinHoodTableBuilder::Finish() {
   meta.address_bits = geo.address_bits;
   meta.max_displacement = geo.max_displacement;
 
-  WriteSection(block_table_.Finish(), &meta.block_table);
+  WriteSection(log_.block_table().Finish(), &meta.block_table);
   const std::string sparse = sparse_.Finish();
   WriteSection(sparse, &meta.sparse_index);
   std::string range_dels;
@@ -276,7 +275,7 @@ Status RobinHoodTableBuilder::Finish() {
 
 uint64_t RobinHoodTableBuilder::EstimatedFileSize() const {
   const uint64_t keys = index_.num_keys();
-  return offset_ + block_.size() +
+  return offset_ + log_.open_block_bytes() +
          static_cast<uint64_t>(keys / options_.load_factor) * kSlotSize +
          sparse_.MemoryUsage();
 }

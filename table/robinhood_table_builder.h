@@ -16,12 +16,12 @@
 #include <vector>
 
 #include "rocksdb_robinhood/robinhood_table.h"
-#include "table/block_table.h"
 #include "table/hash_index.h"
+#include "table/log_block_writer.h"
 #include "table/robinhood_format.h"
 #include "table/sparse_index.h"
 #include "table/table_builder.h"
-#include "util/compression.h"
+#include "table/table_meta.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
@@ -36,7 +36,9 @@ class RobinHoodTableBuilder : public TableBuilder {
                         HashFunction hash = &KeyHash);
   ~RobinHoodTableBuilder() override;
 
-  // REQUIRES: keys arrive in internal-key order; Finish/Abandon not called.
+  // REQUIRES: point entries arrive in internal-key order (range deletions
+  // may come in any order); Finish/Abandon not called. A broken REQUIRES
+  // makes status() InvalidArgument rather than write a file readers refuse.
   void Add(const Slice& key, const Slice& value) override;
   Status status() const override { return status_; }
   IOStatus io_status() const override { return io_status_; }
@@ -56,8 +58,9 @@ class RobinHoodTableBuilder : public TableBuilder {
 
  private:
   bool ok() const { return status_.ok(); }
-  void FlushBlock();
   void Append(const Slice& data);
+  // OK if `ikey` may follow the previous point entry.
+  Status CheckOrder(const ParsedInternalKey& ikey) const;
   void WriteSection(const Slice& contents, SectionHandle* handle);
   void WriteIndex(IndexGeometry* geometry, SectionHandle* handle);
   void WriteProperties(const IndexGeometry& geometry, SectionHandle* handle);
@@ -65,12 +68,7 @@ class RobinHoodTableBuilder : public TableBuilder {
 
   const RobinHoodTableOptions options_;
   Logger* const logger_;
-  // Log blocks are compressed with the column family's codec, block by
-  // block, and stored raw when that saves less than 1/8.
-  const CompressionType compression_;
-  const CompressionOptions compression_opts_;
-  CompressionContext compression_ctx_;
-  std::string compressed_;
+  const Comparator* const ucmp_;
   WritableFileWriter* const file_;
   const HashFunction hash_;
   std::vector<std::unique_ptr<IntTblPropCollector>> collectors_;
@@ -79,14 +77,14 @@ class RobinHoodTableBuilder : public TableBuilder {
   IOStatus io_status_;
   bool closed_ = false;
 
-  uint64_t offset_ = 0;          // bytes written to the file
-  uint64_t logical_offset_ = 0;  // address of the next entry
-  std::string block_;            // contents of the open log block
+  uint64_t offset_ = 0;  // bytes written to the file
+  // Log blocks, compressed with the column family's codec.
+  LogBlockWriter log_;
   uint64_t entries_since_sparse_ = 0;
   std::string last_user_key_;
+  uint64_t last_packed_ = 0;  // sequence and type of the previous entry
 
   HashIndexBuilder index_;
-  BlockTableBuilder block_table_;
   SparseIndexBuilder sparse_;
   std::string range_dels_;
   size_t peak_memory_ = 0;

@@ -13,12 +13,17 @@ namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
 namespace {
-// Valid ranges, as documented in robinhood_table.h.
-constexpr double kMinLoadFactor = 0.05;
-constexpr double kMaxLoadFactor = 0.98;
-constexpr uint32_t kMaxSparseInterval = 65536;
-constexpr uint32_t kMinBlockSize = 256;
-constexpr uint32_t kMaxBlockSize = 64u << 20;
+using O = RobinHoodTableOptions;
+
+// The shortest decimal that reads back as `v` ("0.05", not "0.050000").
+std::string Shortest(double v) {
+  char buf[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    snprintf(buf, sizeof(buf), "%.*g", digits, v);
+    if (strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
 
 std::unordered_map<std::string, OptionTypeInfo> robinhood_type_info = {
     {"load_factor",
@@ -45,22 +50,31 @@ RobinHoodTableFactory::RobinHoodTableFactory(
 }
 
 Status RobinHoodTableFactory::Validate(const RobinHoodTableOptions& o) {
+  auto out_of_range = [](const char* name, const std::string& lo,
+                         const std::string& hi, const std::string& got) {
+    return Status::InvalidArgument("RobinHoodTable option " +
+                                   std::string(name) + " must be in [" + lo +
+                                   ", " + hi + "], got " + got);
+  };
   // Written so that NaN fails too.
-  if (!(o.load_factor >= kMinLoadFactor && o.load_factor <= kMaxLoadFactor)) {
-    return Status::InvalidArgument(
-        "RobinHoodTable option load_factor must be in [0.05, 0.98], got " +
-        std::to_string(o.load_factor));
+  if (!(o.load_factor >= O::kMinLoadFactor &&
+        o.load_factor <= O::kMaxLoadFactor)) {
+    return out_of_range("load_factor", Shortest(O::kMinLoadFactor),
+                        Shortest(O::kMaxLoadFactor),
+                        std::to_string(o.load_factor));
   }
-  if (o.sparse_index_interval < 1 ||
-      o.sparse_index_interval > kMaxSparseInterval) {
-    return Status::InvalidArgument(
-        "RobinHoodTable option sparse_index_interval must be in [1, 65536], "
-        "got " + std::to_string(o.sparse_index_interval));
+  if (o.sparse_index_interval < O::kMinSparseIndexInterval ||
+      o.sparse_index_interval > O::kMaxSparseIndexInterval) {
+    return out_of_range("sparse_index_interval",
+                        std::to_string(O::kMinSparseIndexInterval),
+                        std::to_string(O::kMaxSparseIndexInterval),
+                        std::to_string(o.sparse_index_interval));
   }
-  if (o.log_block_size < kMinBlockSize || o.log_block_size > kMaxBlockSize) {
-    return Status::InvalidArgument(
-        "RobinHoodTable option log_block_size must be in [256, 67108864], "
-        "got " + std::to_string(o.log_block_size));
+  if (o.log_block_size < O::kMinLogBlockSize ||
+      o.log_block_size > O::kMaxLogBlockSize) {
+    return out_of_range("log_block_size", std::to_string(O::kMinLogBlockSize),
+                        std::to_string(O::kMaxLogBlockSize),
+                        std::to_string(o.log_block_size));
   }
   return Status::OK();
 }

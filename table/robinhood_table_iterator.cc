@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "table/robinhood_format.h"
-#include "table/robinhood_table_reader.h"
+#include "table/table_view.h"
 #include "util/coding.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -18,7 +18,7 @@ constexpr int kLoadsBeforeReadahead = 2;
 }  // namespace
 
 RobinHoodTableIterator::RobinHoodTableIterator(
-    const RobinHoodTableReader* table, const ReadOptions& ro, size_t readahead)
+    const TableView* table, const ReadOptions& ro, size_t readahead)
     : table_(table),
       verify_(ro.verify_checksums),
       block_(kNoBlock),
@@ -55,7 +55,7 @@ bool RobinHoodTableIterator::ReadAhead(size_t b, Slice* raw) {
         std::max<uint64_t>(bytes, readahead_bytes_), log_end - start);
     PinOrKeep(&readahead_buf_);
     Slice got;
-    Status s = table_->ReadRange(start, static_cast<size_t>(n),
+    Status s = table_->file().ReadRange(start, static_cast<size_t>(n),
                                  readahead_buf_.get(), &got);
     if (!s.ok() || got.data() != readahead_buf_->data()) {
       readahead_buf_->clear();
@@ -77,9 +77,10 @@ bool RobinHoodTableIterator::LoadBlock(size_t b) {
   offsets_.clear();
   PinOrKeep(&buf_);
   Slice raw;
-  Status s = !table_->mmap() && ReadAhead(b, &raw)
-                 ? table_->DecodeBlock(b, raw, verify_, buf_.get(), &contents_)
-                 : table_->ReadBlock(b, verify_, buf_.get(), &contents_);
+  Status s =
+      !table_->mmap() && ReadAhead(b, &raw)
+          ? table_->log().DecodeBlock(b, raw, verify_, buf_.get(), &contents_)
+          : table_->log().ReadBlock(b, verify_, buf_.get(), &contents_);
   if (!s.ok()) {
     Invalidate(s);
     return false;
@@ -91,10 +92,8 @@ bool RobinHoodTableIterator::LoadBlock(size_t b) {
     offsets_.push_back(static_cast<size_t>(p - contents_.data()));
     p = DecodeLogEntry(p, limit, &e);
     if (p == nullptr) {
-      const BlockLocation loc = table_->blocks().Get(b);
-      Invalidate(Status::Corruption(CorruptionMessage(
-          table_->file_name(), "log entry does not decode",
-          loc.file_offset + offsets_.back())));
+      Invalidate(
+          table_->log().Damaged(b, "entry does not decode", offsets_.back()));
       return false;
     }
   }
@@ -143,8 +142,9 @@ void RobinHoodTableIterator::Seek(const Slice& target) {
                        address - block_address_) -
       offsets_.begin());
   if (index_ == offsets_.size()) {
-    Invalidate(Status::Corruption(table_->file_name() +
-                                  ": sparse index points inside an entry"));
+    Invalidate(CorruptionAt(table_->file_name(), "sparse index",
+                            "points inside an entry",
+                            table_->meta().sparse_index.offset));
     return;
   }
   ParseCurrent();

@@ -15,13 +15,13 @@
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
-class RobinHoodTableReader;
+class TableView;
 
 class RobinHoodTableIterator : public InternalIterator {
  public:
   // `readahead` > 0: read that many bytes of log at a time from the start
   // (compaction); 0: read ahead only once access turns out sequential.
-  RobinHoodTableIterator(const RobinHoodTableReader* table,
+  RobinHoodTableIterator(const TableView* table,
                          const ReadOptions& ro, size_t readahead = 0);
 
   bool Valid() const override { return valid_; }
@@ -63,7 +63,7 @@ class RobinHoodTableIterator : public InternalIterator {
     if (!s.ok() && status_.ok()) status_ = s;
   }
 
-  const RobinHoodTableReader* const table_;
+  const TableView* const table_;
   const bool verify_;
   size_t block_;
   uint64_t block_address_ = 0;  // address of the block's first entry

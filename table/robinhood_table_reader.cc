@@ -2,41 +2,26 @@
 
 #include <algorithm>
 
-#include "rocksdb/db.h"
+#include "rocksdb/snapshot.h"
 #include "table/compat.h"
-#include "table/sst_file_writer_collectors.h"
-#include "table/property_block_check.h"
+#include "table/ingestion_rules.h"
+#include "table/properties_section.h"
 #include "table/robinhood_table_iterator.h"
-#include "table/robinhood_uncompress.h"
 #include "util/coding.h"
-#include "util/crc32c.h"
 #include "util/vector_iterator.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
-namespace {
-// Bytes a lookup without mmap reads for an entry, if the block has them:
-// most entries fit, so one read serves the common case.
-constexpr size_t kEntryReadBytes = 512;
-}  // namespace
-
 RobinHoodTableReader::RobinHoodTableReader(
     const ImmutableOptions& ioptions, const InternalKeyComparator& icmp,
     std::unique_ptr<RandomAccessFileReader>&& file, uint64_t file_size,
     HashFunction hash)
-    : ioptions_(ioptions),
-      icmp_(icmp),
-      file_(std::move(file)),
-      file_size_(file_size),
-      hash_(hash),
-      mmap_(ioptions.allow_mmap_reads) {}
+    : TableView(std::move(file), file_size, ioptions.allow_mmap_reads, icmp),
+      ioptions_(ioptions),
+      hash_(hash) {}
 
 RobinHoodTableReader::~RobinHoodTableReader() = default;
-
-const std::string& RobinHoodTableReader::file_name() const {
-  return file_->file_name();
-}
 
 Status RobinHoodTableReader::Open(
     const ImmutableOptions& ioptions, const InternalKeyComparator& icmp,
@@ -50,276 +35,62 @@ Status RobinHoodTableReader::Open(
   return s;
 }
 
-Status RobinHoodTableReader::ReadRange(uint64_t offset, size_t n,
-                                       std::string* buf, Slice* result) const {
-  if (offset > file_size_ || n > file_size_ - offset) {
-    return Status::Corruption(
-        CorruptionMessage(file_name(), "read past the end of the file", offset));
-  }
-  if (mmap_) {
-    *result = Slice(file_data_.data() + offset, n);
-    return Status::OK();
-  }
-  buf->resize(n);
-  Status s = compat::ReadAt(file_.get(), offset, n, result, &(*buf)[0]);
-  if (s.ok() && result->size() != n) {
-    s = Status::Corruption(
-        CorruptionMessage(file_name(), "truncated read", offset));
-  }
-  return s;
-}
-
-Status RobinHoodTableReader::ReadSection(const SectionHandle& h,
-                                         const char* what, std::string* buf,
-                                         Slice* contents) const {
-  Slice raw;
-  Status s = ReadRange(h.offset, h.size + kTrailerSize, buf, &raw);
-  if (!s.ok()) return s;
-  *contents = Slice(raw.data(), h.size);
-  return VerifyTrailer(*contents, raw.data() + h.size, file_name(), what,
-                       h.offset);
-}
-
 Status RobinHoodTableReader::Init(SequenceNumber largest_seqno) {
+  Status s = file_.Init();
+  if (s.ok()) s = ReadTableTail(file_, &tail_);
+  if (!s.ok()) return s;
+  const TableMeta& meta = tail_.meta;
   const std::string& fname = file_name();
-  constexpr uint64_t kMinSize =
-      TableMeta::kEncodedLength + kTrailerSize + kFooterSize;
-  if (file_size_ < kMinSize) {
-    return Status::Corruption(fname + ": file too short (" +
-                              std::to_string(file_size_) +
-                              " bytes) to be a RobinHoodTable file");
-  }
-  std::string buf;
-  if (mmap_) {
-    // With mmap the file system hands back a slice of the mapping.
-    Status s = compat::ReadAt(file_.get(), 0, file_size_, &file_data_, nullptr);
-    if (!s.ok()) return s;
-    if (file_data_.size() != file_size_) {
-      return Status::Corruption(fname + ": short mmap read");
-    }
-  }
-
-  // Footer: RocksDB's layout with our magic number.
-  Slice footer_bytes;
-  const uint64_t footer_offset = file_size_ - kFooterSize;
-  Status s = ReadRange(footer_offset, kFooterSize, &buf, &footer_bytes);
-  if (!s.ok()) return s;
-  const std::string footer_copy = footer_bytes.ToString();
-  if (DecodeFixed64(footer_copy.data() + kFooterSize - 8) != kMagicNumber) {
-    return Status::Corruption(
-        CorruptionMessage(fname, "not a RobinHoodTable file (bad magic number)",
-                          file_size_ - 8));
-  }
-  Footer footer;
-  s = compat::DecodeFooter(footer_copy, footer_offset, &footer);
-  if (!s.ok()) {
-    return Status::Corruption(CorruptionMessage(
-        fname, ("bad footer: " + s.ToString()).c_str(), footer_offset));
-  }
-  if (footer.format_version() > kFormatVersion) {
-    // A newer file, or a damaged version field. An intact version 1 meta
-    // block in its place (it would say its own version) tells them apart.
-    const SectionHandle v1_meta{
-        footer_offset - kTrailerSize - TableMeta::kEncodedLength,
-        TableMeta::kEncodedLength};
-    Slice v1;
-    if (ReadSection(v1_meta, "meta block", &buf, &v1).ok() &&
-        DecodeFixed32(v1.data()) == kFormatVersion) {
-      return Status::Corruption(CorruptionMessage(
-          fname,
-          ("bad footer: format version " +
-           std::to_string(footer.format_version()) +
-           " but a version 1 meta block")
-              .c_str(),
-          file_size_ - 12));
-    }
-    return Status::NotSupported(fname + ": RobinHoodTable format version " +
-                                std::to_string(footer.format_version()) +
-                                " is newer than this reader's " +
-                                std::to_string(kFormatVersion));
-  }
-  const SectionHandle meta_handle{footer.index_handle().offset(),
-                                  footer.index_handle().size()};
-  if (footer.checksum_type() != kCRC32c ||
-      meta_handle.size != TableMeta::kEncodedLength ||
-      meta_handle.end_with_trailer() != footer_offset) {
-    return Status::Corruption(
-        CorruptionMessage(fname, "bad footer fields", footer_offset));
-  }
-
-  // Meta block, which vouches for the footer too.
-  Slice meta_bytes;
-  s = ReadSection(meta_handle, "meta block", &buf, &meta_bytes);
-  if (!s.ok()) return s;
-  s = meta_.DecodeFrom(meta_bytes, file_size_, fname);
-  if (!s.ok()) return s;
-  if (crc32c::Unmask(meta_.footer_crc) !=
-      crc32c::Value(footer_copy.data(), footer_copy.size())) {
-    return Status::Corruption(
-        CorruptionMessage(fname, "footer checksum mismatch", footer_offset));
-  }
-  if (meta_.metaindex.offset != footer.metaindex_handle().offset() ||
-      meta_.metaindex.size != footer.metaindex_handle().size()) {
-    return Status::Corruption(
-        CorruptionMessage(fname, "footer and meta disagree", footer_offset));
-  }
 
   // Hash index: in place with mmap, else in memory.
   Slice slots;
-  s = ReadSection(meta_.index, "hash index", &index_buf_, &slots);
+  s = file_.ReadSection(meta.index, "hash index", &index_buf_, &slots);
   if (!s.ok()) return s;
   IndexGeometry geo;
-  geo.capacity = meta_.index_capacity;
-  geo.slots = meta_.index_slots;
-  geo.address_bits = meta_.address_bits;
-  geo.max_displacement = meta_.max_displacement;
-  geo.keys = meta_.num_keys;
+  geo.capacity = meta.index_capacity;
+  geo.slots = meta.index_slots;
+  geo.address_bits = meta.address_bits;
+  geo.max_displacement = meta.max_displacement;
+  geo.keys = meta.num_keys;
   index_.Init(slots.data(), geo);
 
+  std::string buf;
   Slice contents;
-  s = ReadSection(meta_.block_table, "block table", &buf, &contents);
+  s = file_.ReadSection(meta.block_table, "block table", &buf, &contents);
   if (s.ok()) {
-    s = blocks_.Init(contents, meta_.log_file_bytes, meta_.log_logical_bytes,
-                     meta_.log_block_size, fname, meta_.block_table.offset);
-  }
-  if (s.ok() && meta_.log_logical_bytes >> meta_.address_bits) {
-    s = Status::Corruption(fname + ": log too large for the address width");
+    s = blocks_.Init(contents, meta.log_file_bytes, meta.log_logical_bytes,
+                     meta.log_block_size, fname, meta.block_table.offset);
   }
   if (!s.ok()) return s;
-  verified_.reset(new std::atomic<uint64_t>[blocks_.num_blocks() / 64 + 1]());
+  log_.reset(new LogBlockReader(&file_, &blocks_));
 
-  s = ReadSection(meta_.sparse_index, "sparse index", &buf, &contents);
-  if (s.ok()) s = sparse_.Init(contents, meta_.log_logical_bytes, &icmp_, fname);
+  s = file_.ReadSection(meta.sparse_index, "sparse index", &buf, &contents);
+  if (s.ok()) {
+    s = sparse_.Init(contents, meta.log_logical_bytes, &icmp_, fname,
+                     meta.sparse_index.offset);
+  }
   if (!s.ok()) return s;
 
   std::unique_ptr<TableProperties> props;
-  s = CheckProperties(&props);
+  s = ReadPropertiesSection(file_, tail_, ioptions_, &props);
   if (!s.ok()) return s;
   properties_ = std::move(props);
-  s = ApplyGlobalSeqno(largest_seqno);
+  s = GlobalSeqnoOf(*properties_, largest_seqno, fname, meta.properties.offset,
+                    &global_seqno_);
   if (!s.ok()) return s;
 
-  s = ReadSection(meta_.range_dels, "range deletions", &buf, &contents);
+  s = file_.ReadSection(meta.range_dels, "range deletions", &buf, &contents);
   if (s.ok()) s = LoadRangeDels(contents);
   return s;
 }
 
-Status RobinHoodTableReader::CheckProperties(
-    std::unique_ptr<TableProperties>* out) const {
-  // Check the block before RocksDB's parser sees it: the parser trusts the
-  // bytes it is given (damage can trip its assertions).
-  std::string buf;
-  Slice raw;
-  Status s = ReadRange(meta_.properties.offset,
-                       meta_.properties.size + kTrailerSize, &buf, &raw);
-  if (!s.ok()) return s;
-  const Slice contents(raw.data(), meta_.properties.size);
-  const char* trailer = raw.data() + meta_.properties.size;
-  s = VerifyTrailer(contents, trailer, file_name(), "properties",
-                    meta_.properties.offset);
-  // Ingestion may have written the global seqno into the block after its
-  // checksum was taken (with 0 there): check again with it zeroed. Keys are
-  // stored after the bytes they share with the previous key, so look for
-  // the end of the name; the 8-byte value follows it.
-  uint64_t zeroed_at = 0;
-  if (!s.ok()) {
-    const std::string& name = ExternalSstFilePropertyNames::kGlobalSeqno;
-    const std::string tail = name.substr(name.rfind('.') + 1);
-    const std::string str = contents.ToString();
-    for (size_t pos = str.find(tail); pos != std::string::npos;
-         pos = str.find(tail, pos + 1)) {
-      const size_t value_at = pos + tail.size();
-      if (value_at + 8 > str.size()) break;
-      std::string copy = str;
-      EncodeFixed64(&copy[value_at], 0);
-      if (VerifyTrailer(copy, trailer, file_name(), "properties",
-                        meta_.properties.offset)
-              .ok()) {
-        s = Status::OK();
-        zeroed_at = meta_.properties.offset + value_at;
-        break;
-      }
-    }
-  }
-  if (!s.ok()) return s;
-  s = CheckPropertyBlock(contents);
-  if (!s.ok()) {
-    return CorruptionAt(file_name(), "properties", s.getState(),
-                        meta_.properties.offset);
-  }
-
-  Footer footer;  // ReadTablePropertiesHelper wants one.
-  std::string footer_buf;
-  Slice footer_bytes;
-  s = ReadRange(file_size_ - kFooterSize, kFooterSize, &footer_buf,
-                &footer_bytes);
-  if (s.ok()) {
-    s = compat::DecodeFooter(footer_bytes, file_size_ - kFooterSize, &footer);
-  }
-  std::unique_ptr<TableProperties> props;
-  if (s.ok()) {
-    s = compat::ReadProperties(
-        file_.get(),
-        BlockHandle(meta_.properties.offset, meta_.properties.size), footer,
-        ioptions_, &props);
-  }
-  if (!s.ok()) {
-    return Status::Corruption(file_name() + ": properties: " + s.ToString());
-  }
-  if (zeroed_at != 0 &&
-      props->external_sst_file_global_seqno_offset != zeroed_at) {
-    return Status::Corruption(CorruptionMessage(
-        file_name(), "properties: checksum mismatch", meta_.properties.offset));
-  }
-  if (props->num_entries != meta_.num_entries) {
-    return Status::Corruption(file_name() +
-                              ": properties and meta disagree on entries");
-  }
-  *out = std::move(props);
-  return Status::OK();
-}
-
-// The rules of RocksDB's block-based reader, so both formats agree on every
-// ingested file: only external files (version property 2) carry one.
-Status RobinHoodTableReader::ApplyGlobalSeqno(SequenceNumber largest_seqno) {
-  const auto& user = properties_->user_collected_properties;
-  auto version = user.find(ExternalSstFilePropertyNames::kVersion);
-  auto seqno = user.find(ExternalSstFilePropertyNames::kGlobalSeqno);
-  global_seqno_ = kDisableGlobalSequenceNumber;
-  auto bad = [&](const std::string& what) {
-    return Status::Corruption(file_name() + ": " + what);
-  };
-  if (version == user.end()) {
-    if (seqno != user.end()) return bad("global seqno in a non-external file");
-    return Status::OK();
-  }
-  if (version->second.size() < 4) return bad("bad external file version");
-  if (DecodeFixed32(version->second.data()) < 2) {
-    if (seqno != user.end()) return bad("global seqno in a version 1 file");
-    return Status::OK();
-  }
-  SequenceNumber global = 0;
-  if (seqno != user.end()) {
-    if (seqno->second.size() < 8) return bad("bad global seqno property");
-    global = DecodeFixed64(seqno->second.data());
-  }
-  if (largest_seqno < kMaxSequenceNumber) {
-    if (global == 0) global = largest_seqno;
-    if (global != largest_seqno) {
-      return bad("global seqno " + std::to_string(global) +
-                 " differs from the largest seqno " +
-                 std::to_string(largest_seqno));
-    }
-  }
-  if (global > kMaxSequenceNumber) return bad("global seqno out of range");
-  global_seqno_ = global;
-  return Status::OK();
-}
-
+// Range deletions:
+//   varint64 count (= the properties' num_range_deletions)
+//   count x { varint32-prefixed internal start key, varint32-prefixed end }
 Status RobinHoodTableReader::LoadRangeDels(const Slice& contents) {
   auto bad = [&](const char* what) {
     return CorruptionAt(file_name(), "range deletions", what,
-                        meta_.range_dels.offset);
+                        meta().range_dels.offset);
   };
   Slice in = contents;
   uint64_t count = 0;
@@ -344,7 +115,9 @@ Status RobinHoodTableReader::LoadRangeDels(const Slice& contents) {
     if ((packed & 0xff) != kTypeRangeDeletion) return bad("bad record type");
     const Slice start(k.data(), k.size() - kNumInternalBytes);
     // The fragmenter assumes every tombstone's start is not past its end.
-    if (ucmp->Compare(start, v) > 0) return bad("tombstone ends before it starts");
+    if (ucmp->Compare(start, v) > 0) {
+      return bad("tombstone ends before it starts");
+    }
     std::string key;
     AppendInternalKey(&key, ParsedInternalKey(start, Surfaced(packed >> 8),
                                               kTypeRangeDeletion));
@@ -359,130 +132,6 @@ Status RobinHoodTableReader::LoadRangeDels(const Slice& contents) {
   return Status::OK();
 }
 
-bool RobinHoodTableReader::IsVerified(size_t b) const {
-  return (verified_[b / 64].load(std::memory_order_relaxed) >> (b % 64)) & 1;
-}
-
-void RobinHoodTableReader::MarkVerified(size_t b) const {
-  verified_[b / 64].fetch_or(uint64_t{1} << (b % 64),
-                             std::memory_order_relaxed);
-}
-
-Status RobinHoodTableReader::ReadBlock(size_t b, bool verify, std::string* buf,
-                                       Slice* contents) const {
-  const BlockLocation loc = blocks_.Get(b);
-  Slice raw;
-  Status s = ReadRange(loc.file_offset, loc.contents_bytes + kTrailerSize, buf,
-                       &raw);
-  if (!s.ok()) return s;
-  return DecodeBlock(b, raw, verify, buf, contents);
-}
-
-Status RobinHoodTableReader::DecodeBlock(size_t b, const Slice& raw,
-                                         bool verify, std::string* buf,
-                                         Slice* contents) const {
-  const BlockLocation loc = blocks_.Get(b);
-  *contents = Slice(raw.data(), loc.contents_bytes);
-  const char* trailer = raw.data() + loc.contents_bytes;
-  const bool verified = mmap_ && IsVerified(b);
-  // A verified raw block in the mapping needs nothing more: its type byte
-  // was checked with its checksum, and not reading the trailer again saves
-  // a lookup a cache line (often a page) outside its entry.
-  if (verified && !loc.compressed()) return Status::OK();
-  // A compressed block is verified whatever the caller asked: the checksum
-  // costs a fraction of the decompression, and a codec should only ever
-  // see the bytes the builder wrote.
-  if (!verified && (verify || loc.compressed())) {
-    Status s = VerifyTrailer(*contents, trailer, file_name(), "log block",
-                             loc.file_offset);
-    if (!s.ok()) return s;
-    MarkVerified(b);
-  }
-  // The block table's sizes say whether a block is raw; the type byte is
-  // only trusted once its checksum is. Unverified raw blocks are read on
-  // the sizes alone, as the positioned-read path of Lookup reads entries
-  // without their trailer, so every path answers the same.
-  if (!loc.compressed()) {
-    if (verify && static_cast<CompressionType>(trailer[0]) != kNoCompression) {
-      return Status::Corruption(CorruptionMessage(
-          file_name(), "log block: compression type disagrees with its size",
-          loc.file_offset));
-    }
-    return Status::OK();
-  }
-  const auto type = static_cast<CompressionType>(trailer[0]);
-  if (type == kNoCompression) {
-    return Status::Corruption(CorruptionMessage(
-        file_name(), "log block: compression type disagrees with its size",
-        loc.file_offset));
-  }
-  // `*contents` may lie in `*buf` (a positioned read): decompress beside it.
-  std::string out;
-  Status s = Uncompress(type, *contents, loc.logical_bytes, &out);
-  buf->swap(out);
-  if (!s.ok()) {
-    return Status::Corruption(CorruptionMessage(
-        file_name(),
-        ("log block does not decompress: " + s.ToString()).c_str(),
-        loc.file_offset));
-  }
-  *contents = Slice(*buf);
-  return Status::OK();
-}
-
-Status RobinHoodTableReader::Lookup(const Slice& user_key, uint64_t hash,
-                                    bool verify, std::string* buf,
-                                    LogEntry* entry, size_t* block,
-                                    uint64_t* next_address,
-                                    bool* found) const {
-  Status s;
-  *found = false;
-  index_.Probe(hash, [&](uint64_t address) {
-    if (address >= meta_.log_logical_bytes) {
-      s = Status::Corruption(file_name() + ": hash index: address " +
-                             std::to_string(address) + " past the log");
-      return true;
-    }
-    const size_t b = blocks_.Find(address);
-    const BlockLocation loc = blocks_.Get(b);
-    const uint64_t in_block = address - loc.logical_offset;
-    Slice view;
-    if (mmap_ || loc.compressed() || (verify && !IsVerified(b))) {
-      Slice contents;
-      s = ReadBlock(b, verify, buf, &contents);
-      if (!s.ok()) return true;
-      view = Slice(contents.data() + in_block, contents.size() - in_block);
-    } else {
-      const uint64_t rest = loc.logical_bytes - in_block;
-      s = ReadRange(loc.file_offset + in_block,
-                    static_cast<size_t>(std::min<uint64_t>(rest, kEntryReadBytes)),
-                    buf, &view);
-      if (!s.ok()) return true;
-      if (DecodeLogEntry(view.data(), view.data() + view.size(), entry) ==
-              nullptr &&
-          rest > view.size()) {
-        s = ReadRange(loc.file_offset + in_block, static_cast<size_t>(rest),
-                      buf, &view);
-        if (!s.ok()) return true;
-      }
-    }
-    const char* end = DecodeLogEntry(view.data(), view.data() + view.size(),
-                                     entry);
-    if (end == nullptr) {
-      s = Status::Corruption(CorruptionMessage(
-          file_name(), "log entry does not decode",
-          loc.file_offset + in_block));
-      return true;
-    }
-    if (entry->user_key != user_key) return false;  // tag collision
-    *found = true;
-    *block = b;
-    *next_address = address + static_cast<uint64_t>(end - view.data());
-    return true;
-  });
-  return s;
-}
-
 Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
                                  GetContext* get_context,
                                  const SliceTransform* /*prefix_extractor*/,
@@ -490,7 +139,7 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
   ParsedInternalKey target;
   Status s = ParseInternalKey(key, &target, /*log_err_key=*/false);
   if (!s.ok()) return s;
-  return GetHashed(ro, target, hash_(target.user_key, meta_.hash_seed),
+  return GetHashed(ro, target, hash_(target.user_key, meta().hash_seed),
                    get_context);
 }
 
@@ -498,18 +147,18 @@ Status RobinHoodTableReader::GetHashed(const ReadOptions& ro,
                                        const ParsedInternalKey& target,
                                        uint64_t hash,
                                        GetContext* get_context) const {
-  Status s;
   std::string buf;
-  LogEntry entry;
-  size_t b = 0;
-  uint64_t next = 0;
+  EntryRef at;
   bool found = false;
-  s = Lookup(target.user_key, hash, ro.verify_checksums, &buf, &entry, &b,
-             &next, &found);
+  Status s = FindNewest(target.user_key, hash, ro.verify_checksums, &buf, &at,
+                        &found);
   if (!s.ok() || !found) return s;
 
   // Versions of a key are adjacent, newest first; they may run on into the
   // following blocks.
+  LogEntry& entry = at.entry;
+  size_t b = at.block;
+  uint64_t next = at.next_address;
   std::string block_buf;
   Slice contents;
   uint64_t block_start = 0;
@@ -530,17 +179,15 @@ Status RobinHoodTableReader::GetHashed(const ReadOptions& ro,
       loc = blocks_.Get(b);
     }
     if (contents.empty()) {
-      s = ReadBlock(b, ro.verify_checksums, &block_buf, &contents);
+      s = log_->ReadBlock(b, ro.verify_checksums, &block_buf, &contents);
       if (!s.ok()) return s;
       block_start = loc.logical_offset;
     }
     const char* p = contents.data() + (next - block_start);
-    const char* end = DecodeLogEntry(p, contents.data() + contents.size(),
-                                     &entry);
+    const char* end =
+        DecodeLogEntry(p, contents.data() + contents.size(), &entry);
     if (end == nullptr) {
-      return Status::Corruption(CorruptionMessage(
-          file_name(), "log entry does not decode",
-          loc.file_offset + (next - block_start)));
+      return log_->Damaged(b, "entry does not decode", next - block_start);
     }
     if (entry.user_key != target.user_key) return Status::OK();
     next += static_cast<uint64_t>(end - p);
@@ -558,14 +205,14 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
   uint64_t hashes[MultiGetContext::MAX_BATCH_SIZE];
   size_t n = 0;
   for (auto it = range->begin(); it != range->end(); ++it, ++n) {
-    hashes[n] = hash_(ExtractUserKey(it->ikey), meta_.hash_seed);
+    hashes[n] = hash_(ExtractUserKey(it->ikey), meta().hash_seed);
     index_.PrefetchHome(hashes[n]);
   }
-  if (mmap_) {
+  if (mmap()) {
     for (size_t i = 0; i < n; ++i) {
       index_.Probe(hashes[i], [this](uint64_t address) {
-        if (address < meta_.log_logical_bytes) {
-          __builtin_prefetch(file_data_.data() + FileOffsetOf(address));
+        if (address < meta().log_logical_bytes) {
+          __builtin_prefetch(file_.mapping().data() + FileOffsetOf(address));
         }
         return true;
       });
@@ -604,7 +251,7 @@ RobinHoodTableReader::NewRangeTombstoneIterator(const ReadOptions& ro) {
 }
 
 uint64_t RobinHoodTableReader::FileOffsetOf(uint64_t address) const {
-  if (address >= meta_.log_logical_bytes) return meta_.log_file_bytes;
+  if (address >= meta().log_logical_bytes) return meta().log_file_bytes;
   const BlockLocation loc = blocks_.Get(blocks_.Find(address));
   return loc.file_offset + (address - loc.logical_offset);
 }
@@ -614,7 +261,7 @@ uint64_t RobinHoodTableReader::ApproximateOffsetOf(const Slice& key,
   if (sparse_.size() == 0) return 0;
   if (icmp_.Compare(key, sparse_.key(sparse_.size() - 1)) > 0) {
     // Past the last record: somewhere in the tail; count the tail as past.
-    return meta_.log_file_bytes;
+    return meta().log_file_bytes;
   }
   return FileOffsetOf(sparse_.SeekAddress(key));
 }
@@ -635,49 +282,35 @@ size_t RobinHoodTableReader::ApproximateMemoryUsage() const {
 Status RobinHoodTableReader::VerifyChecksum(const ReadOptions& /*ro*/,
                                             TableReaderCaller /*caller*/) {
   std::string buf;
-  Slice contents;
   for (size_t b = 0; b < blocks_.num_blocks(); ++b) {
-    const BlockLocation loc = blocks_.Get(b);
-    Slice raw;
-    Status s = ReadRange(loc.file_offset, loc.contents_bytes + kTrailerSize,
-                         &buf, &raw);
-    if (s.ok()) {
-      s = VerifyTrailer(Slice(raw.data(), loc.contents_bytes),
-                        raw.data() + loc.contents_bytes, file_name(),
-                        "log block", loc.file_offset);
-    }
+    Status s = log_->VerifyBlock(b, &buf);
     if (!s.ok()) return s;
   }
-  for (auto section : {std::make_pair(&meta_.index, "hash index"),
-                       std::make_pair(&meta_.block_table, "block table"),
-                       std::make_pair(&meta_.sparse_index, "sparse index"),
-                       std::make_pair(&meta_.range_dels, "range deletions"),
-                       std::make_pair(&meta_.metaindex, "metaindex")}) {
-    Status s = ReadSection(*section.first, section.second, &buf, &contents);
+  const TableMeta& m = meta();
+  Slice contents;
+  for (auto section : {std::make_pair(&m.index, "hash index"),
+                       std::make_pair(&m.block_table, "block table"),
+                       std::make_pair(&m.sparse_index, "sparse index"),
+                       std::make_pair(&m.range_dels, "range deletions"),
+                       std::make_pair(&m.metaindex, "metaindex")}) {
+    Status s = file_.ReadSection(*section.first, section.second, &buf,
+                                 &contents);
     if (!s.ok()) return s;
   }
-  // Meta (which vouches for the footer) and properties.
-  const SectionHandle meta_handle{
-      file_size_ - kFooterSize - kTrailerSize - TableMeta::kEncodedLength,
-      TableMeta::kEncodedLength};
-  Status s = ReadSection(meta_handle, "meta block", &buf, &contents);
+  // The tail and the properties, read again from the file: they must
+  // still say what open decoded.
+  TableTail now;
+  Status s = ReadTableTail(file_, &now);
   if (!s.ok()) return s;
-  std::string expected;
-  meta_.EncodeTo(&expected);
-  if (contents != Slice(expected)) {
-    return Status::Corruption(
-        CorruptionMessage(file_name(), "meta block changed", meta_handle.offset));
-  }
-  Slice footer;
-  s = ReadRange(file_size_ - kFooterSize, kFooterSize, &buf, &footer);
-  if (!s.ok()) return s;
-  if (crc32c::Unmask(meta_.footer_crc) !=
-      crc32c::Value(footer.data(), footer.size())) {
-    return Status::Corruption(CorruptionMessage(
-        file_name(), "footer checksum mismatch", file_size_ - kFooterSize));
+  std::string was, is;
+  m.EncodeTo(&was);
+  now.meta.EncodeTo(&is);
+  if (was != is || now.footer_bytes != tail_.footer_bytes) {
+    return CorruptionAt(file_name(), "meta block", "changed since open",
+                        MetaHandleOf(file_.file_size()).offset);
   }
   std::unique_ptr<TableProperties> props;
-  return CheckProperties(&props);
+  return ReadPropertiesSection(file_, tail_, ioptions_, &props);
 }
 
 }  // namespace robinhood

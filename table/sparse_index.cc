@@ -1,5 +1,6 @@
 #include "table/sparse_index.h"
 
+#include "table/robinhood_format.h"
 #include "util/coding.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -21,9 +22,9 @@ std::string SparseIndexBuilder::Finish() const {
 
 Status SparseIndex::Init(const Slice& contents, uint64_t log_logical_bytes,
                          const InternalKeyComparator* icmp,
-                         const std::string& file) {
+                         const std::string& file, uint64_t section_offset) {
   auto bad = [&](const char* what) {
-    return Status::Corruption(file + ": sparse index: " + what);
+    return CorruptionAt(file, "sparse index", what, section_offset);
   };
   icmp_ = icmp;
   Slice in = contents;

@@ -36,8 +36,10 @@ class SparseIndex {
  public:
   // Copies the records into memory and checks them: keys are internal keys
   // in non-decreasing order, addresses rise and lie inside the log.
+  // `section_offset` locates the section in errors.
   Status Init(const Slice& contents, uint64_t log_logical_bytes,
-              const InternalKeyComparator* icmp, const std::string& file);
+              const InternalKeyComparator* icmp, const std::string& file,
+              uint64_t section_offset);
 
   size_t size() const { return addresses_.size(); }
   Slice key(size_t i) const {

@@ -34,6 +34,7 @@
 #include "table/get_context.h"
 #include "table/robinhood_format.h"
 #include "table/robinhood_table_reader.h"
+#include "table/table_meta.h"
 #include "table/table_builder.h"
 #include "tests/test_util.h"
 #include "util/coding.h"
@@ -256,10 +257,10 @@ inline Layout LayoutOf(TableFile* f) {
   std::unique_ptr<TableReader> t;
   EXPECT_OK(f->Open(false, &t));
   if (t == nullptr) return l;
-  auto* rh = static_cast<RobinHoodTableReader*>(t.get());
-  l.meta = rh->meta();
-  for (size_t b = 0; b < rh->blocks().num_blocks(); ++b) {
-    l.blocks.push_back(rh->blocks().Get(b));
+  const TableView& rh = static_cast<RobinHoodTableReader*>(t.get())->view();
+  l.meta = rh.meta();
+  for (size_t b = 0; b < rh.blocks().num_blocks(); ++b) {
+    l.blocks.push_back(rh.blocks().Get(b));
   }
   EXPECT_OK(Env::Default()->GetFileSize(f->path(), &l.file_size));
   l.footer_offset = l.file_size - kFooterSize;

@@ -200,7 +200,7 @@ TEST_P(TableCorruptionTest, Footer) {
                   "footer byte " + std::to_string(i));
   }
   // Zero padding after the handles: only the footer CRC sees it.
-  ExpectRefused(Flipped(original_, f + 38, 0x01), "footer checksum mismatch",
+  ExpectRefused(Flipped(original_, f + 38, 0x01), "footer: checksum mismatch",
                 "footer padding");
 }
 
@@ -419,15 +419,15 @@ TEST_P(TableCorruptionTest, CraftedFooterOutOfRange) {
                            BuildFooter(SectionHandle{layout_.file_size + 10,
                                                      mi.size},
                                        meta)),
-                "footer and meta disagree", "metaindex handle past the end");
+                "footer: disagrees with the meta block", "metaindex handle past the end");
   ExpectRefused(
       WithFooter(original_, layout_,
                  BuildFooter(mi, SectionHandle{meta.offset - 1, meta.size})),
-      "bad footer fields", "meta handle one byte early");
+      "footer: bad fields", "meta handle one byte early");
   ExpectRefused(
       WithFooter(original_, layout_,
                  BuildFooter(mi, SectionHandle{~uint64_t{0} >> 1, meta.size})),
-      "bad footer fields", "meta handle past the end");
+      "footer: bad fields", "meta handle past the end");
 }
 
 // Crafted sections whose checksums hold but whose contents point out of

@@ -316,7 +316,7 @@ TEST_P(TableRoundTrip, MatchesModel) {
   auto props = table->GetTableProperties();
   ASSERT_EQ(props->num_entries, model.size());
   const BlockTable& blocks =
-      static_cast<RobinHoodTableReader*>(table.get())->blocks();
+      static_cast<RobinHoodTableReader*>(table.get())->view().blocks();
   size_t compressed = 0;
   for (size_t b = 0; b < blocks.num_blocks(); ++b) {
     compressed += blocks.Get(b).compressed();
@@ -438,9 +438,9 @@ TEST(TableTest, RocksDBReadsOurProperties) {
   EXPECT_EQ(props->num_entries, model.size());
   EXPECT_EQ(props->num_data_blocks > 0, true);
   EXPECT_EQ(props->comparator_name, BytewiseComparator()->Name());
-  EXPECT_EQ(props->user_collected_properties.at(kPropDistinctKeys),
+  EXPECT_EQ(props->user_collected_properties.at(RobinHoodTablePropertyNames::kDistinctKeys),
             std::to_string(model.size()));
-  EXPECT_EQ(props->user_collected_properties.count(kPropMaxDisplacement), 1u);
+  EXPECT_EQ(props->user_collected_properties.count(RobinHoodTablePropertyNames::kMaxDisplacement), 1u);
   uint64_t raw_keys = 0;
   for (const auto& e : model) raw_keys += e.first.size();
   EXPECT_EQ(props->raw_key_size, raw_keys);
@@ -459,7 +459,7 @@ TEST(TableTest, OverheadOfCompactedPuts) {
   ASSERT_OK(h.Build(entries, RobinHoodTableOptions()));
   std::unique_ptr<TableReader> table;
   ASSERT_OK(h.Open(&table));
-  auto* rh = static_cast<RobinHoodTableReader*>(table.get());
+  const TableView* rh = &static_cast<RobinHoodTableReader*>(table.get())->view();
   EXPECT_EQ(rh->meta().log_logical_bytes, 10000u * (16 + 100 + 2));
   // 8-byte slots: capacity 10000 / 0.85, plus overflow past the end.
   EXPECT_EQ(rh->meta().index_capacity, 11765u);

@@ -439,9 +439,10 @@ struct Table {
   std::unique_ptr<InternalKeyComparator> icmp;
   std::unique_ptr<TableReader> owner;
   RobinHoodTableReader* reader = nullptr;
+  const TableView* view = nullptr;  // the reader's parts
   std::shared_ptr<const TableProperties> props;
 
-  const TableMeta& meta() const { return reader->meta(); }
+  const TableMeta& meta() const { return view->meta(); }
 };
 
 // A message about `path`: a Status whose text names the file already loses
@@ -496,6 +497,7 @@ std::string CheckFileKind(const std::string& path, uint64_t* file_size) {
 Status OpenWith(const Comparator* ucmp, Table* t) {
   t->owner.reset();
   t->reader = nullptr;
+  t->view = nullptr;
   t->props.reset();
   std::unique_ptr<FSRandomAccessFile> raf;
   Status s = t->options.env->GetFileSystem()->NewRandomAccessFile(
@@ -510,6 +512,7 @@ Status OpenWith(const Comparator* ucmp, Table* t) {
                                  t->file_size, kMaxSequenceNumber, &t->owner);
   if (!s.ok()) return s;
   t->reader = static_cast<RobinHoodTableReader*>(t->owner.get());
+  t->view = &t->reader->view();
   t->props = t->reader->GetTableProperties();
   return s;
 }
@@ -815,17 +818,17 @@ struct InfoFacts {
 
 InfoFacts GatherInfo(const Table& t) {
   InfoFacts f;
-  const BlockTable& blocks = t.reader->blocks();
+  const BlockTable& blocks = t.view->blocks();
   for (size_t b = 0; b < blocks.num_blocks(); ++b) {
     f.compressed_blocks += blocks.Get(b).compressed();
   }
   const auto& user = t.props->user_collected_properties;
-  auto factory = user.find(kPropFactoryName);
+  auto factory = user.find(RobinHoodTablePropertyNames::kFactory);
   if (factory != user.end()) f.factory = factory->second;
   f.has_global_seqno = GlobalSeqno(*t.props, &f.global_seqno);
   f.load_factor = static_cast<double>(t.meta().num_keys) /
                   static_cast<double>(t.meta().index_capacity);
-  f.tag_bits = t.reader->hash_index().geometry().tag_bits();
+  f.tag_bits = t.view->hash_index().geometry().tag_bits();
   f.sections = Sections(t);
   return f;
 }
@@ -833,7 +836,7 @@ InfoFacts GatherInfo(const Table& t) {
 void InfoJson(const Args& a, const Table& t, const InfoFacts& f) {
   const TableMeta& m = t.meta();
   const TableProperties& p = *t.props;
-  const BlockTable& blocks = t.reader->blocks();
+  const BlockTable& blocks = t.view->blocks();
   Json j(a.hex);
   j.BeginObject();
   j.Key("file").Str(a.file);
@@ -869,7 +872,7 @@ void InfoJson(const Args& a, const Table& t, const InfoFacts& f) {
   j.Key("load_factor").Real(f.load_factor);
   j.EndObject();
   j.Key("sparse_index").BeginObject();
-  j.Key("records").Num(t.reader->sparse_index().size());
+  j.Key("records").Num(t.view->sparse_index().size());
   j.Key("bytes").Num(m.sparse_index.size);
   j.EndObject();
   j.Key("sections").BeginArray();
@@ -903,7 +906,7 @@ void InfoJson(const Args& a, const Table& t, const InfoFacts& f) {
 void InfoText(const Args& a, const Table& t, const InfoFacts& f) {
   const TableMeta& m = t.meta();
   const TableProperties& p = *t.props;
-  const BlockTable& blocks = t.reader->blocks();
+  const BlockTable& blocks = t.view->blocks();
   Row("file", Escaped(a.file));
   Row("table factory", f.factory.empty() ? "(not recorded)" : Escaped(f.factory));
   Row("format version", U(m.format_version));
@@ -932,7 +935,7 @@ void InfoText(const Args& a, const Table& t, const InfoFacts& f) {
              m.address_bits, f.tag_bits));
   Row("max displacement", U(m.max_displacement));
   Row("sparse index", Format("%zu records, %" PRIu64 " bytes",
-                             t.reader->sparse_index().size(),
+                             t.view->sparse_index().size(),
                              m.sparse_index.size));
   printf("\noptions recorded in the file\n");
   Row("  hash_seed", Format("0x%016" PRIx64, m.hash_seed));
@@ -972,7 +975,7 @@ int Info(const Args& a, const Table& t) {
 
 // The user key of the entry at `address` (for a saturated displacement).
 Status KeyAt(const Table& t, uint64_t address, std::string* key) {
-  const BlockTable& blocks = t.reader->blocks();
+  const BlockTable& blocks = t.view->blocks();
   if (address >= t.meta().log_logical_bytes) {
     return Status::Corruption("hash index: address " + U(address) +
                               " past the log");
@@ -980,7 +983,7 @@ Status KeyAt(const Table& t, uint64_t address, std::string* key) {
   const size_t b = blocks.Find(address);
   std::string buf;
   Slice contents;
-  Status s = t.reader->ReadBlock(b, true, &buf, &contents);
+  Status s = t.view->log().ReadBlock(b, true, &buf, &contents);
   if (!s.ok()) return s;
   const uint64_t off = address - blocks.Get(b).logical_offset;
   LogEntry e;
@@ -1023,7 +1026,7 @@ struct IndexStats {
 };
 
 Status ComputeIndexStats(const Table& t, uint64_t samples, IndexStats* st) {
-  const HashIndex& index = t.reader->hash_index();
+  const HashIndex& index = t.view->hash_index();
   const IndexGeometry& geo = index.geometry();
   const TableMeta& m = t.meta();
   uint64_t run = 0;
@@ -1108,7 +1111,7 @@ Status SpaceParts(const Table& t, std::vector<Part>* parts) {
     values += it->value().size();
   }
   if (!it->status().ok()) return it->status();
-  const uint64_t trailers = t.reader->blocks().num_blocks() * kTrailerSize;
+  const uint64_t trailers = t.view->blocks().num_blocks() * kTrailerSize;
   auto i64 = [](uint64_t v) { return static_cast<int64_t>(v); };
   *parts = {
       {"keys", i64(keys)},
@@ -1272,16 +1275,14 @@ int Get(const Args& a, const Table& t) {
   const std::string& key = a.rest[0];
   const TableMeta& m = t.meta();
   const uint64_t hash = KeyHash(key, m.hash_seed);
-  const uint64_t home = t.reader->hash_index().Home(hash);
+  const uint64_t home = t.view->hash_index().Home(hash);
 
   // The hash index path, as a point lookup takes it.
   std::string buf;
-  LogEntry newest;
-  size_t block = 0;
-  uint64_t next = 0;
+  EntryRef at;
   bool indexed = false;
-  Status s = t.reader->Lookup(key, hash, true, &buf, &newest, &block, &next,
-                              &indexed);
+  Status s = t.view->FindNewest(key, hash, true, &buf, &at, &indexed);
+  const LogEntry& newest = at.entry;
   if (!s.ok()) return Failure(a, Describe(a.file, s), kExitBadFile);
 
   // Every version, from the ordered log.
@@ -1297,7 +1298,7 @@ int Get(const Args& a, const Table& t) {
   if (s.ok()) s = it->status();
   if (!s.ok()) return Failure(a, Describe(a.file, s), kExitBadFile);
   if (indexed != !versions.empty() ||
-      (indexed && (t.reader->Surfaced(newest.sequence) != versions[0].seq ||
+      (indexed && (t.view->Surfaced(newest.sequence) != versions[0].seq ||
                    newest.type != versions[0].type))) {
     return Failure(a,
                    "Corruption: the hash index and the log disagree about "
@@ -1495,14 +1496,13 @@ Status RunVerify(const Table& t, VerifyResult* r) {
                                            e.user_key) != 0;
     if (new_key) {
       ++r->keys;
-      LogEntry found;
-      size_t block;
-      uint64_t next;
+      EntryRef at;
       bool ok = false;
-      s = t.reader->Lookup(e.user_key, KeyHash(e.user_key, m.hash_seed),
-                           true, &lookup_buf, &found, &block, &next, &ok);
+      s = t.view->FindNewest(e.user_key, KeyHash(e.user_key, m.hash_seed),
+                             true, &lookup_buf, &at, &ok);
+      const LogEntry& found = at.entry;
       if (!s.ok()) return s;
-      if (!ok || t.reader->Surfaced(found.sequence) != e.seq ||
+      if (!ok || t.view->Surfaced(found.sequence) != e.seq ||
           found.type != e.type) {
         return Status::Corruption("hash index: key " + Escaped(e.user_key) +
                                   " not found at its newest entry");
@@ -1529,7 +1529,7 @@ Status RunVerify(const Table& t, VerifyResult* r) {
 int Verify(const Args& a, const Table& t) {
   VerifyResult r;
   const Status s = RunVerify(t, &r);
-  const size_t blocks = t.reader->blocks().num_blocks();
+  const size_t blocks = t.view->blocks().num_blocks();
   if (a.json) {
     Json j(a.hex);
     j.BeginObject();

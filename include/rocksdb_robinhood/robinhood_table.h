@@ -24,19 +24,26 @@ struct RobinHoodTableOptions {
 
   // Distinct user keys divided by hash slots. Higher saves index space and
   // lengthens probes; Robin Hood placement keeps probes short up to about
-  // 0.95. Valid range: [0.05, 0.98].
+  // 0.95. Valid range: [kMinLoadFactor, kMaxLoadFactor].
   double load_factor = 0.85;
+  static constexpr double kMinLoadFactor = 0.05;
+  static constexpr double kMaxLoadFactor = 0.98;
 
   // The sparse ordered index (used by Seek and by iterators) records one key
   // in every `sparse_index_interval` entries, and the first entry of every
   // log block. A Seek scans at most this many entries after a binary search.
-  // Valid range: [1, 65536].
+  // Valid range: [kMinSparseIndexInterval, kMaxSparseIndexInterval].
   uint32_t sparse_index_interval = 16;
+  static constexpr uint32_t kMinSparseIndexInterval = 1;
+  static constexpr uint32_t kMaxSparseIndexInterval = 65536;
 
   // Target size in bytes of a log block, the unit of checksumming (and of
   // compression). A block closes after the entry that reaches this size, so
-  // entries never straddle blocks. Valid range: [256, 64 MiB].
+  // entries never straddle blocks. Valid range: [kMinLogBlockSize,
+  // kMaxLogBlockSize], i.e. 256 bytes to 64 MiB.
   uint32_t log_block_size = 4096;
+  static constexpr uint32_t kMinLogBlockSize = 256;
+  static constexpr uint32_t kMaxLogBlockSize = 64u << 20;
 
   // Seed of the 64-bit XXH3 hash of user keys. Part of each file (recorded
   // in it), so files written with different seeds are all readable.
@@ -45,6 +52,29 @@ struct RobinHoodTableOptions {
 
 // The name under which the factory is registered and printed.
 constexpr char kRobinHoodTableName[] = "RobinHoodTable";
+
+// User-collected properties every RobinHoodTable file carries
+// (TableProperties::user_collected_properties), for tools and monitoring.
+// Values are decimal strings.
+struct RobinHoodTablePropertyNames {
+  // "RobinHoodTable" (RocksDB 7.8's TableProperties has no factory name).
+  static constexpr const char* kFactory = "rocksdb.robinhood.factory";
+  static constexpr const char* kFormatVersion =
+      "rocksdb.robinhood.format.version";
+  // Distinct keys divided by home slots, as built.
+  static constexpr const char* kLoadFactor = "rocksdb.robinhood.load.factor";
+  static constexpr const char* kMaxDisplacement =
+      "rocksdb.robinhood.max.displacement";
+  static constexpr const char* kMeanDisplacement =
+      "rocksdb.robinhood.mean.displacement";
+  // Bytes of the hash index's slots.
+  static constexpr const char* kIndexBytes = "rocksdb.robinhood.index.bytes";
+  static constexpr const char* kDistinctKeys =
+      "rocksdb.robinhood.distinct.keys";
+  // The builder's index memory at its peak.
+  static constexpr const char* kBuilderPeakBytes =
+      "rocksdb.robinhood.builder.peak.bytes";
+};
 
 // Returns a new factory. The caller owns it (wrap it in a shared_ptr).
 TableFactory* NewRobinHoodTableFactory(

@@ -1,0 +1,141 @@
+#include "table/log_block_reader.h"
+
+#include <algorithm>
+
+#include "table/robinhood_format.h"
+#include "table/robinhood_uncompress.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+namespace {
+// Bytes a lookup without mmap reads for an entry, if the block has them:
+// most entries fit, so one read serves the common case.
+constexpr size_t kEntryReadBytes = 512;
+}  // namespace
+
+LogBlockReader::LogBlockReader(const SectionReader* file,
+                               const BlockTable* blocks)
+    : file_(file),
+      blocks_(blocks),
+      verified_(new std::atomic<uint64_t>[blocks->num_blocks() / 64 + 1]()) {}
+
+bool LogBlockReader::IsVerified(size_t b) const {
+  return (verified_[b / 64].load(std::memory_order_relaxed) >> (b % 64)) & 1;
+}
+
+void LogBlockReader::MarkVerified(size_t b) const {
+  verified_[b / 64].fetch_or(uint64_t{1} << (b % 64),
+                             std::memory_order_relaxed);
+}
+
+Status LogBlockReader::Damaged(size_t b, const std::string& detail,
+                               uint64_t in_block) const {
+  // Inside a compressed block only the block's own offset means anything.
+  const BlockLocation loc = blocks_->Get(b);
+  return CorruptionAt(file_->file_name(), "log block", detail,
+                      loc.file_offset + (loc.compressed() ? 0 : in_block));
+}
+
+Status LogBlockReader::ReadBlock(size_t b, bool verify, std::string* buf,
+                                 Slice* contents) const {
+  const BlockLocation loc = blocks_->Get(b);
+  Slice raw;
+  Status s = file_->ReadRange(loc.file_offset, loc.contents_bytes + kTrailerSize,
+                              buf, &raw);
+  if (!s.ok()) return s;
+  return DecodeBlock(b, raw, verify, buf, contents);
+}
+
+Status LogBlockReader::DecodeBlock(size_t b, const Slice& raw, bool verify,
+                                   std::string* buf, Slice* contents) const {
+  const BlockLocation loc = blocks_->Get(b);
+  *contents = Slice(raw.data(), loc.contents_bytes);
+  const char* trailer = raw.data() + loc.contents_bytes;
+  const bool verified = file_->mmap() && IsVerified(b);
+  // A verified raw block in the mapping needs nothing more: its type byte
+  // was checked with its checksum, and not reading the trailer again saves
+  // a lookup a cache line (often a page) outside its entry.
+  if (verified && !loc.compressed()) return Status::OK();
+  if (!verified && (verify || loc.compressed())) {
+    Status s = VerifyTrailer(*contents, trailer, file_->file_name(),
+                             "log block", loc.file_offset);
+    if (!s.ok()) return s;
+    MarkVerified(b);
+  }
+  const auto type = static_cast<CompressionType>(trailer[0]);
+  if (!loc.compressed()) {
+    // The type byte is trusted only once its checksum is.
+    if (verify && type != kNoCompression) {
+      return Damaged(b, "compression type disagrees with its size");
+    }
+    return Status::OK();
+  }
+  if (type == kNoCompression) {
+    return Damaged(b, "compression type disagrees with its size");
+  }
+  // `*contents` may lie in `*buf` (a positioned read): decompress beside it.
+  std::string out;
+  Status s = Uncompress(type, *contents, loc.logical_bytes, &out);
+  buf->swap(out);
+  if (!s.ok()) {
+    return Damaged(b, "does not decompress: " + s.ToString());
+  }
+  *contents = Slice(*buf);
+  return Status::OK();
+}
+
+Status LogBlockReader::VerifyBlock(size_t b, std::string* buf) const {
+  const BlockLocation loc = blocks_->Get(b);
+  Slice raw;
+  Status s = file_->ReadRange(loc.file_offset, loc.contents_bytes + kTrailerSize,
+                              buf, &raw);
+  if (!s.ok()) return s;
+  return VerifyTrailer(Slice(raw.data(), loc.contents_bytes),
+                       raw.data() + loc.contents_bytes, file_->file_name(),
+                       "log block", loc.file_offset);
+}
+
+Status LogBlockReader::ReadEntry(uint64_t address, bool verify,
+                                 std::string* buf, EntryRef* out) const {
+  if (address >= blocks_->logical_bytes()) {  // callers check; be safe
+    return CorruptionAt(file_->file_name(), "log",
+                        "address " + std::to_string(address) + " past the log",
+                        0);
+  }
+  const size_t b = blocks_->Find(address);
+  const BlockLocation loc = blocks_->Get(b);
+  const uint64_t in_block = address - loc.logical_offset;
+  Slice view;
+  if (file_->mmap() || loc.compressed() || (verify && !IsVerified(b))) {
+    Slice contents;
+    Status s = ReadBlock(b, verify, buf, &contents);
+    if (!s.ok()) return s;
+    view = Slice(contents.data() + in_block, contents.size() - in_block);
+  } else {
+    // A raw block: read the entry alone, and the rest of the block only if
+    // the entry turns out longer than the first read.
+    const uint64_t rest = loc.logical_bytes - in_block;
+    Status s = file_->ReadRange(
+        loc.file_offset + in_block,
+        static_cast<size_t>(std::min<uint64_t>(rest, kEntryReadBytes)), buf,
+        &view);
+    if (!s.ok()) return s;
+    if (DecodeLogEntry(view.data(), view.data() + view.size(), &out->entry) ==
+            nullptr &&
+        rest > view.size()) {
+      s = file_->ReadRange(loc.file_offset + in_block,
+                           static_cast<size_t>(rest), buf, &view);
+      if (!s.ok()) return s;
+    }
+  }
+  const char* end =
+      DecodeLogEntry(view.data(), view.data() + view.size(), &out->entry);
+  if (end == nullptr) return Damaged(b, "entry does not decode", in_block);
+  out->block = b;
+  out->next_address = address + static_cast<uint64_t>(end - view.data());
+  return Status::OK();
+}
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

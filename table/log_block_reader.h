@@ -1,0 +1,74 @@
+// Reads the log: its blocks (contents, 5-byte trailer; block_table.h says
+// where each lies) and the entries in them (log_entry.h).
+//
+//   [block 0 contents][type|crc] [block 1 contents][type|crc] ...
+//
+// Verification state lives here: a block whose checksum has been verified
+// is remembered (a bit per block), so later lookups in it read only their
+// entry: one positioned read, or none with mmap. A compressed block is
+// verified before every decompression that reads it from the file,
+// whatever the caller asked: a codec only ever sees the bytes the builder
+// wrote. A raw block read without verification is read on the block
+// table's sizes alone, by every path, so all paths answer alike.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "rocksdb/slice.h"
+#include "rocksdb/status.h"
+#include "table/block_table.h"
+#include "table/log_entry.h"
+#include "table/section_reader.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+// An entry read from the log, with its block and where the next starts.
+struct EntryRef {
+  LogEntry entry;
+  size_t block = 0;
+  uint64_t next_address = 0;
+};
+
+class LogBlockReader {
+ public:
+  // Both must outlive this reader. `blocks` is initialised.
+  LogBlockReader(const SectionReader* file, const BlockTable* blocks);
+
+  // Makes `*contents` the (uncompressed) contents of block `b`: in place
+  // with mmap and no compression, else in `*buf`. Verifies the checksum if
+  // `verify` (once per block with mmap, on every read from the file else).
+  Status ReadBlock(size_t b, bool verify, std::string* buf,
+                   Slice* contents) const;
+  // The second half of ReadBlock, for callers that read the stored bytes
+  // (`raw`: contents and trailer) themselves, e.g. from a readahead buffer.
+  Status DecodeBlock(size_t b, const Slice& raw, bool verify,
+                     std::string* buf, Slice* contents) const;
+  // Checks block `b`'s checksum, reading it whole; decompresses nothing.
+  Status VerifyBlock(size_t b, std::string* buf) const;
+
+  // Reads the entry at `address` (an index slot's): without mmap, usually
+  // one positioned read of the entry alone. REQUIRES: address < the log's
+  // logical size (checked, as it comes from the file).
+  Status ReadEntry(uint64_t address, bool verify, std::string* buf,
+                   EntryRef* out) const;
+
+  // Corruption naming the file, the log block and the offset of the damage
+  // (`in_block` bytes into block `b`'s stored contents).
+  Status Damaged(size_t b, const std::string& detail, uint64_t in_block = 0) const;
+
+ private:
+  bool IsVerified(size_t b) const;
+  void MarkVerified(size_t b) const;
+
+  const SectionReader* const file_;
+  const BlockTable* const blocks_;
+  // A bit per block: its checksum held when last read.
+  std::unique_ptr<std::atomic<uint64_t>[]> verified_;
+};
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,55 @@
+#include "table/section_reader.h"
+
+#include "table/compat.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+SectionReader::SectionReader(std::unique_ptr<RandomAccessFileReader>&& file,
+                             uint64_t file_size, bool mmap)
+    : file_(std::move(file)), file_size_(file_size), mmap_(mmap) {}
+
+Status SectionReader::Init() {
+  if (!mmap_) return Status::OK();
+  // With mmap the file system hands back a slice of the mapping.
+  Status s = compat::ReadAt(file_.get(), 0, file_size_, &mapping_, nullptr);
+  if (s.ok() && mapping_.size() != file_size_) {
+    return CorruptionAt(file_name(), "file",
+                        "mapping shorter than the file size", 0);
+  }
+  return s;
+}
+
+Status SectionReader::ReadRange(uint64_t offset, size_t n, std::string* buf,
+                                Slice* result) const {
+  if (offset > file_size_ || n > file_size_ - offset) {
+    return CorruptionAt(file_name(), "file", "read past the end of the file",
+                        offset);
+  }
+  if (mmap_) {
+    *result = Slice(mapping_.data() + offset, n);
+    return Status::OK();
+  }
+  buf->resize(n);
+  Status s = compat::ReadAt(file_.get(), offset, n, result, &(*buf)[0]);
+  if (s.ok() && result->size() != n) {
+    s = CorruptionAt(file_name(), "file", "truncated read", offset);
+  }
+  return s;
+}
+
+Status SectionReader::ReadSection(const SectionHandle& h, const char* part,
+                                  std::string* buf, Slice* contents) const {
+  if (h.size > file_size_) {
+    return CorruptionAt(file_name(), part, "larger than the file", h.offset);
+  }
+  Slice raw;
+  Status s = ReadRange(h.offset, h.size + kTrailerSize, buf, &raw);
+  if (!s.ok()) return s;
+  *contents = Slice(raw.data(), h.size);
+  return VerifyTrailer(*contents, raw.data() + h.size, file_name(), part,
+                       h.offset);
+}
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,51 @@
+// Reads byte ranges of a RobinHoodTable file, and its checksummed sections
+// (contents followed by a trailer, robinhood_format.h): in place from the
+// mapping with allow_mmap_reads, else with positioned reads into a buffer
+// the caller owns. Every range is checked against the file size first.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "file/random_access_file_reader.h"
+#include "rocksdb/slice.h"
+#include "rocksdb/status.h"
+#include "table/robinhood_format.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+class SectionReader {
+ public:
+  SectionReader(std::unique_ptr<RandomAccessFileReader>&& file,
+                uint64_t file_size, bool mmap);
+
+  // Maps the file (with mmap). Call once, before any read.
+  Status Init();
+
+  // Makes `*result` bytes [offset, offset + n): in place with mmap, else
+  // read into `*buf`. Corruption if the range is not inside the file.
+  Status ReadRange(uint64_t offset, size_t n, std::string* buf,
+                   Slice* result) const;
+  // Reads section `h` and its trailer and checks the checksum; `part` names
+  // it in errors.
+  Status ReadSection(const SectionHandle& h, const char* part,
+                     std::string* buf, Slice* contents) const;
+
+  const std::string& file_name() const { return file_->file_name(); }
+  uint64_t file_size() const { return file_size_; }
+  bool mmap() const { return mmap_; }
+  // The whole file, with mmap (empty otherwise).
+  const Slice& mapping() const { return mapping_; }
+  RandomAccessFileReader* file() const { return file_.get(); }
+
+ private:
+  const std::unique_ptr<RandomAccessFileReader> file_;
+  const uint64_t file_size_;
+  const bool mmap_;
+  Slice mapping_;
+};
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

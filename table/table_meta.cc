@@ -1,0 +1,193 @@
+#include "table/table_meta.h"
+
+#include "table/compat.h"
+#include "table/section_reader.h"
+#include "util/coding.h"
+#include "util/crc32c.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+void TableMeta::EncodeTo(std::string* dst) const {
+  PutFixed32(dst, format_version);
+  PutFixed32(dst, flags);
+  PutFixed64(dst, hash_seed);
+  PutFixed64(dst, num_entries);
+  PutFixed64(dst, num_keys);
+  PutFixed64(dst, log_file_bytes);
+  PutFixed64(dst, log_logical_bytes);
+  PutFixed32(dst, log_block_size);
+  PutFixed32(dst, sparse_interval);
+  PutFixed64(dst, index_capacity);
+  PutFixed64(dst, index_slots);
+  PutFixed32(dst, address_bits);
+  PutFixed32(dst, max_displacement);
+  for (const SectionHandle* h : {&index, &block_table, &sparse_index,
+                                 &range_dels, &properties, &metaindex}) {
+    h->EncodeTo(dst);
+  }
+  PutFixed32(dst, footer_crc);
+}
+
+Status TableMeta::DecodeFrom(const Slice& input, uint64_t file_size,
+                             const std::string& file) {
+  const uint64_t at = MetaHandleOf(file_size).offset;
+  auto bad = [&](const char* what) {
+    return CorruptionAt(file, "meta block", what, at);
+  };
+  if (input.size() != kEncodedLength) return bad("wrong size");
+  Slice in = input;
+  auto u32 = [&in]() {
+    uint32_t v = DecodeFixed32(in.data());
+    in.remove_prefix(4);
+    return v;
+  };
+  auto u64 = [&in]() {
+    uint64_t v = DecodeFixed64(in.data());
+    in.remove_prefix(8);
+    return v;
+  };
+  format_version = u32();
+  flags = u32();
+  hash_seed = u64();
+  num_entries = u64();
+  num_keys = u64();
+  log_file_bytes = u64();
+  log_logical_bytes = u64();
+  log_block_size = u32();
+  sparse_interval = u32();
+  index_capacity = u64();
+  index_slots = u64();
+  address_bits = u32();
+  max_displacement = u32();
+  for (SectionHandle* h : {&index, &block_table, &sparse_index, &range_dels,
+                           &properties, &metaindex}) {
+    h->DecodeFrom(&in);
+  }
+  footer_crc = u32();
+
+  if (format_version > kFormatVersion || format_version == 0) {
+    return Status::NotSupported(file + ": RobinHoodTable format version " +
+                                std::to_string(format_version) +
+                                " is not supported by this reader (max " +
+                                std::to_string(kFormatVersion) + ")");
+  }
+  if (flags != 0) return bad("unknown flags");
+  if (num_keys > num_entries) return bad("more distinct keys than entries");
+  if (log_file_bytes > file_size) return bad("log past end of file");
+  if (address_bits < 32 || address_bits > 40) return bad("address bits");
+  if (index_capacity == 0 || index_slots < index_capacity ||
+      index_slots - index_capacity > max_displacement + uint64_t{1} ||
+      num_keys > index_slots) {
+    return bad("index geometry");
+  }
+  if (max_displacement >= index_slots) return bad("max displacement");
+  // index_slots * 8 must not wrap around to the right size.
+  if (index_slots > file_size / 8 || index.size != index_slots * 8) {
+    return bad("index size");
+  }
+  // Sections follow the log in a fixed order, each with its trailer.
+  uint64_t pos = log_file_bytes;
+  for (const SectionHandle* h : {&index, &block_table, &sparse_index,
+                                 &range_dels, &properties, &metaindex}) {
+    if (h->offset != pos || h->size > file_size ||
+        h->end_with_trailer() > file_size) {
+      return bad("section out of place");
+    }
+    pos = h->end_with_trailer();
+  }
+  if (pos + kEncodedLength + kTrailerSize + kFooterSize != file_size) {
+    return bad("sizes do not add up to the file size");
+  }
+  return Status::OK();
+}
+
+std::string BuildFooter(const SectionHandle& metaindex,
+                        const SectionHandle& meta) {
+  FooterBuilder footer;
+  footer.Build(kMagicNumber, kFormatVersion, meta.end_with_trailer(), kCRC32c,
+               BlockHandle(metaindex.offset, metaindex.size),
+               BlockHandle(meta.offset, meta.size));
+  return footer.GetSlice().ToString();
+}
+
+SectionHandle MetaHandleOf(uint64_t file_size) {
+  return SectionHandle{
+      file_size - kFooterSize - kTrailerSize - TableMeta::kEncodedLength,
+      TableMeta::kEncodedLength};
+}
+
+Status ReadTableTail(const SectionReader& file, TableTail* tail) {
+  const std::string& fname = file.file_name();
+  const uint64_t file_size = file.file_size();
+  constexpr uint64_t kMinSize =
+      TableMeta::kEncodedLength + kTrailerSize + kFooterSize;
+  if (file_size < kMinSize) {
+    return CorruptionAt(fname, "file",
+                        "too short (" + std::to_string(file_size) +
+                            " bytes) to be a RobinHoodTable file",
+                        0);
+  }
+  const uint64_t footer_offset = file_size - kFooterSize;
+  std::string buf;
+  Slice bytes;
+  Status s = file.ReadRange(footer_offset, kFooterSize, &buf, &bytes);
+  if (!s.ok()) return s;
+  tail->footer_bytes = bytes.ToString();
+  const std::string& footer_bytes = tail->footer_bytes;
+  if (DecodeFixed64(footer_bytes.data() + kFooterSize - 8) != kMagicNumber) {
+    return CorruptionAt(fname, "footer",
+                        "not a RobinHoodTable file (bad magic number)",
+                        file_size - 8);
+  }
+  Footer& footer = tail->footer;
+  s = compat::DecodeFooter(footer_bytes, footer_offset, &footer);
+  if (!s.ok()) {
+    return CorruptionAt(fname, "footer", "does not decode: " + s.ToString(),
+                        footer_offset);
+  }
+  const SectionHandle meta_handle = MetaHandleOf(file_size);
+  if (footer.format_version() > kFormatVersion) {
+    // A newer file, or a damaged version field. An intact version 1 meta
+    // block in its place (it would say its own version) tells them apart.
+    Slice v1;
+    if (file.ReadSection(meta_handle, "meta block", &buf, &v1).ok() &&
+        DecodeFixed32(v1.data()) == kFormatVersion) {
+      return CorruptionAt(fname, "footer",
+                          "format version " +
+                              std::to_string(footer.format_version()) +
+                              " but a version 1 meta block",
+                          file_size - 12);
+    }
+    return Status::NotSupported(fname + ": RobinHoodTable format version " +
+                                std::to_string(footer.format_version()) +
+                                " is newer than this reader's " +
+                                std::to_string(kFormatVersion));
+  }
+  if (footer.checksum_type() != kCRC32c ||
+      footer.index_handle().offset() != meta_handle.offset ||
+      footer.index_handle().size() != meta_handle.size) {
+    return CorruptionAt(fname, "footer", "bad fields", footer_offset);
+  }
+
+  // The meta block vouches for the footer too.
+  Slice meta_bytes;
+  s = file.ReadSection(meta_handle, "meta block", &buf, &meta_bytes);
+  if (!s.ok()) return s;
+  TableMeta& meta = tail->meta;
+  s = meta.DecodeFrom(meta_bytes, file_size, fname);
+  if (!s.ok()) return s;
+  if (crc32c::Unmask(meta.footer_crc) !=
+      crc32c::Value(footer_bytes.data(), footer_bytes.size())) {
+    return CorruptionAt(fname, "footer", "checksum mismatch", footer_offset);
+  }
+  if (meta.metaindex.offset != footer.metaindex_handle().offset() ||
+      meta.metaindex.size != footer.metaindex_handle().size()) {
+    return CorruptionAt(fname, "footer", "disagrees with the meta block",
+                        footer_offset);
+  }
+  return Status::OK();
+}
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,104 @@
+// The meta block and the footer: the end of every RocksDB table file, read
+// first and once by the reader (ReadTableTail), and written last by the
+// builder.
+//
+//   ...[meta block: TableMeta, 180 bytes][trailer: 5][footer: 53]
+//
+// The footer is RocksDB's (table/format.h) with our magic number, so
+// RocksDB's own readers (ReadTableProperties, sst_dump's property dump)
+// find the metaindex and the properties. Its "index handle" points at the
+// meta block, whose trailer guards it and which in turn holds the CRC32C of
+// the footer's 53 bytes: every byte of the tail is checksummed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "rocksdb/slice.h"
+#include "rocksdb/status.h"
+#include "table/format.h"
+#include "table/robinhood_format.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+class SectionReader;
+
+// The meta block: everything a reader needs to interpret the other sections.
+// Fixed layout, all fields little-endian:
+//   format_version        fixed32
+//   flags                 fixed32   reserved, 0
+//   hash_seed             fixed64
+//   num_entries           fixed64   entries in the log
+//   num_keys              fixed64   distinct user keys (= used index slots)
+//   log_file_bytes        fixed64   log size in the file, trailers included
+//   log_logical_bytes     fixed64   sum of uncompressed block contents
+//   log_block_size        fixed32   target block size it was written with
+//   sparse_interval       fixed32
+//   index_capacity        fixed64   home slots
+//   index_slots           fixed64   home slots + overflow slots
+//   address_bits          fixed32   32..40
+//   max_displacement      fixed32
+//   index, block_table, sparse_index, range_dels, properties, metaindex:
+//                         6 x (fixed64 offset, fixed64 size)
+//   footer_crc            fixed32   masked CRC32C of the 53 footer bytes
+struct TableMeta {
+  uint32_t format_version = kFormatVersion;
+  uint32_t flags = 0;
+  uint64_t hash_seed = 0;
+  uint64_t num_entries = 0;
+  uint64_t num_keys = 0;
+  uint64_t log_file_bytes = 0;
+  uint64_t log_logical_bytes = 0;
+  uint32_t log_block_size = 0;
+  uint32_t sparse_interval = 0;
+  uint64_t index_capacity = 0;
+  uint64_t index_slots = 0;
+  uint32_t address_bits = 0;
+  uint32_t max_displacement = 0;
+  SectionHandle index;
+  SectionHandle block_table;
+  SectionHandle sparse_index;
+  SectionHandle range_dels;
+  SectionHandle properties;
+  SectionHandle metaindex;
+  uint32_t footer_crc = 0;
+
+  static constexpr size_t kEncodedLength = 4 * 2 + 8 * 5 + 4 * 2 + 8 * 2 +
+                                           4 * 2 + 6 * 16 + 4;
+
+  void EncodeTo(std::string* dst) const;
+  // Decodes and checks every invariant that does not need the other
+  // sections: versions, sizes adding up, sections inside `file_size`.
+  Status DecodeFrom(const Slice& input, uint64_t file_size,
+                    const std::string& file);
+};
+
+// Builds RocksDB's footer naming our metaindex and meta block.
+std::string BuildFooter(const SectionHandle& metaindex,
+                        const SectionHandle& meta);
+
+// Builds RocksDB's footer naming our metaindex and meta block.
+std::string BuildFooter(const SectionHandle& metaindex,
+                        const SectionHandle& meta);
+
+// Where the meta block of a file of `file_size` bytes lies.
+SectionHandle MetaHandleOf(uint64_t file_size);
+
+// The tail of an open file: the decoded meta block, and the footer (its
+// bytes, and RocksDB's decoding of them, which RocksDB's property reader
+// needs).
+struct TableTail {
+  TableMeta meta;
+  std::string footer_bytes;
+  Footer footer;
+};
+
+// Reads and checks the footer and the meta block: the magic number, the
+// format version (NotSupported for a newer file, Corruption for a damaged
+// version field), the meta block's checksum and invariants, and the
+// footer's CRC in the meta block.
+Status ReadTableTail(const SectionReader& file, TableTail* tail);
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE
