@@ -83,7 +83,7 @@ class CodecCorruptionTest
         checker_(model_, file_.path()) {}
 
   void SetUp() override {
-    original_ = file_.Build(model_, SmallBlocks(), codec());
+    original_ = BuildModel(&file_, model_, SmallBlocks(), codec());
     layout_ = LayoutOf(&file_);
     size_t compressed = 0;
     for (const auto& loc : layout_.blocks) compressed += loc.compressed();
@@ -251,7 +251,7 @@ TEST_P(CompressionBoundTest, BuilderKeepsTheBound) {
   m.queries.push_back(Query{"small", kMaxSequenceNumber, GetContext::kFound,
                             m.entries[1].second});
   TableFile file("bound_" + CodecName(GetParam()));
-  file.Build(m, RobinHoodTableOptions(), GetParam());
+  BuildModel(&file, m, RobinHoodTableOptions(), GetParam());
   const Layout l = LayoutOf(&file);
   ASSERT_FALSE(l.blocks.empty());
   for (const auto& loc : l.blocks) {

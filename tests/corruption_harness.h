@@ -36,6 +36,7 @@
 #include "table/robinhood_table_reader.h"
 #include "table/table_meta.h"
 #include "table/table_builder.h"
+#include "tests/table_harness.h"
 #include "tests/test_util.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
@@ -43,13 +44,6 @@
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 namespace harness {
-
-inline std::string IKey(const std::string& user_key, SequenceNumber seq,
-                 ValueType type) {
-  std::string k;
-  AppendInternalKey(&k, ParsedInternalKey(user_key, seq, type));
-  return k;
-}
 
 inline bool Contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
@@ -122,92 +116,15 @@ inline Model MakeModel(int keys, uint64_t seed) {
   return m;
 }
 
-// ---------------------------------------------------------------------------
-// A table file: built through the factory, opened through the factory's
-// NewTableReader as RocksDB's table cache does, with mmap on or off.
-
-class TableFile {
- public:
-  // A scratch file named after `name`, deleted at the end; or, with
-  // `existing`, a file of someone else's (a DB's) to read.
-  explicit TableFile(const std::string& name, bool existing = false)
-      : path_(existing ? name
-                       : test_util::TempPath("corruption", name + ".sst")),
-        owned_(!existing),
-        factory_(NewRobinHoodTableFactory()) {
-    for (int mmap = 0; mmap < 2; ++mmap) {
-      options_[mmap].allow_mmap_reads = mmap != 0;
-      ioptions_[mmap].reset(new ImmutableOptions(options_[mmap]));
-    }
-    moptions_.reset(new MutableCFOptions(options_[0]));
-  }
-  ~TableFile() {
-    if (owned_) Env::Default()->DeleteFile(path_);
-  }
-
-  const std::string& path() const { return path_; }
-
-  // Builds the model's table and returns its bytes.
-  std::string Build(const Model& m, const RobinHoodTableOptions& opts,
-                    CompressionType compression = kNoCompression) {
-    factory_.reset(NewRobinHoodTableFactory(opts));
-    std::unique_ptr<FSWritableFile> f;
-    EXPECT_OK(ioptions_[0]->fs->NewWritableFile(path_, FileOptions(), &f,
-                                                nullptr));
-    WritableFileWriter writer(std::move(f), path_, FileOptions());
-    IntTblPropCollectorFactories collectors;
-    const CompressionOptions compression_opts;
-    const std::string cf_name = "default";
-    TableBuilderOptions tbo(*ioptions_[0], *moptions_, icmp_, &collectors,
-                            compression, compression_opts, 0, cf_name, -1);
-    std::unique_ptr<TableBuilder> builder(
-        factory_->NewTableBuilder(tbo, &writer));
-    for (const auto& e : m.entries) builder->Add(e.first, e.second);
-    for (const auto& t : m.tombstones) builder->Add(t.first, t.second);
-    EXPECT_OK(builder->Finish());
-    EXPECT_OK(writer.Close());
-    std::string bytes;
-    EXPECT_OK(ReadFileToString(Env::Default(), path_, &bytes));
-    EXPECT_EQ(bytes.size(), builder->FileSize());
-    return bytes;
-  }
-
-  void Write(const std::string& bytes) {
-    ASSERT_OK(WriteStringToFile(Env::Default(), bytes, path_, false));
-  }
-
-  // Opens the file on disk, telling the reader it has `size` bytes (the
-  // size on disk unless given).
-  Status Open(bool mmap, std::unique_ptr<TableReader>* table,
-              uint64_t size = ~uint64_t{0}) {
-    if (size == ~uint64_t{0}) {
-      Status s = Env::Default()->GetFileSize(path_, &size);
-      if (!s.ok()) return s;
-    }
-    FileOptions fo;
-    fo.use_mmap_reads = mmap;
-    std::unique_ptr<FSRandomAccessFile> raf;
-    Status s =
-        ioptions_[mmap]->fs->NewRandomAccessFile(path_, fo, &raf, nullptr);
-    if (!s.ok()) return s;
-    std::unique_ptr<RandomAccessFileReader> reader(
-        new RandomAccessFileReader(std::move(raf), path_));
-    TableReaderOptions tro(*ioptions_[mmap], no_prefix_, EnvOptions(), icmp_);
-    table->reset();
-    return factory_->NewTableReader(ReadOptions(), tro, std::move(reader),
-                                    size, table, false);
-  }
-
- private:
-  const std::string path_;
-  const bool owned_;
-  std::shared_ptr<TableFactory> factory_;
-  Options options_[2];
-  std::unique_ptr<ImmutableOptions> ioptions_[2];
-  std::unique_ptr<MutableCFOptions> moptions_;
-  const InternalKeyComparator icmp_{BytewiseComparator()};
-  const std::shared_ptr<const SliceTransform> no_prefix_;
-};
+// Builds the model's table in `f` and returns its bytes.
+inline std::string BuildModel(TableFile* f, const Model& m,
+                              const RobinHoodTableOptions& opts,
+                              CompressionType compression = kNoCompression) {
+  Entries entries = m.entries;
+  entries.insert(entries.end(), m.tombstones.begin(), m.tombstones.end());
+  EXPECT_OK(f->Build(entries, opts, compression));
+  return f->Bytes();
+}
 
 // Where everything lies in an intact file, read from the file itself.
 struct Layout {

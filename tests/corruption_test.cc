@@ -75,7 +75,7 @@ class TableCorruptionTest : public testing::TestWithParam<bool> {
         checker_(model_, file_.path()) {}
 
   void SetUp() override {
-    original_ = file_.Build(model_, SmallBlocks());
+    original_ = BuildModel(&file_, model_, SmallBlocks());
     layout_ = LayoutOf(&file_);
     ASSERT_EQ(layout_.file_size, original_.size());
     ASSERT_GE(layout_.blocks.size(), 20u);
@@ -579,7 +579,7 @@ TEST_P(TableCorruptionTest, CompressedLogBlock) {
     for (size_t i = 0; i < q.value.size(); ++i) q.value[i] = "abab"[i % 4];
   }
   Checker checker(m, file_.path());
-  const std::string bytes = file_.Build(m, SmallBlocks(), kSnappyCompression);
+  const std::string bytes = BuildModel(&file_, m, SmallBlocks(), kSnappyCompression);
   Layout l = LayoutOf(&file_);
   size_t compressed = 0;
   for (const auto& loc : l.blocks) compressed += loc.compressed();
@@ -658,7 +658,7 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
   const bool mmap = GetParam();
   const Model model = MakeModel(200, 7);
   TableFile file(std::string("sweep_") + (mmap ? "mmap" : "pread"));
-  const std::string original = file.Build(model, SmallBlocks());
+  const std::string original = BuildModel(&file, model, SmallBlocks());
   const Layout layout = LayoutOf(&file);
   ASSERT_GE(layout.blocks.size(), 15u);
   Checker checker(model, file.path());

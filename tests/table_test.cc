@@ -24,108 +24,43 @@
 #include "table/robinhood_table_builder.h"
 #include "table/robinhood_table_reader.h"
 #include "table/scoped_arena_iterator.h"
+#include "tests/table_harness.h"
 #include "tests/test_util.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 namespace {
 
-using Entries = std::vector<std::pair<std::string, std::string>>;
-
-std::string IKey(const std::string& user_key, SequenceNumber seq,
-                 ValueType type) {
-  std::string k;
-  AppendInternalKey(&k, ParsedInternalKey(user_key, seq, type));
-  return k;
-}
+using harness::Entries;
+using harness::IKey;
 
 uint64_t ConstantHash(const Slice&, uint64_t) { return 0x5500; }
 uint64_t TwoBitHash(const Slice& key, uint64_t seed) {
   return KeyHash(key, seed) & (uint64_t{3} << 62);
 }
 
-class Harness {
+// The shared TableFile with this suite's choice of mmap fixed.
+class Harness : public harness::TableFile {
  public:
-  explicit Harness(bool mmap) : mmap_(mmap) {
-    options_.allow_mmap_reads = mmap;
-    ioptions_.reset(new ImmutableOptions(options_));
-    moptions_.reset(new MutableCFOptions(options_));
-    path_ = testing::TempDir() + "/rh_table_test_" +
-            std::to_string(reinterpret_cast<uintptr_t>(this)) + ".sst";
-  }
-  ~Harness() { options_.env->DeleteFile(path_); }
-
-  const InternalKeyComparator& icmp() const { return icmp_; }
-  const std::string& path() const { return path_; }
-  const ImmutableOptions& ioptions() const { return *ioptions_; }
+  explicit Harness(bool mmap)
+      : TableFile("table_test_" + std::to_string(++count_)), mmap_(mmap) {}
 
   Status Build(const Entries& entries, const RobinHoodTableOptions& opts,
                HashFunction hash = &KeyHash, size_t* peak = nullptr,
                CompressionType compression = kNoCompression) {
-    std::unique_ptr<FSWritableFile> f;
-    Status s = ioptions_->fs->NewWritableFile(path_, FileOptions(), &f,
-                                              nullptr);
-    if (!s.ok()) return s;
-    WritableFileWriter writer(std::move(f), path_, FileOptions());
-    IntTblPropCollectorFactories factories;
-    // TableBuilderOptions keeps references: these must outlive it.
-    const CompressionOptions compression_opts;
-    const std::string cf_name = "default";
-    TableBuilderOptions tbo(*ioptions_, *moptions_, icmp_, &factories,
-                            compression, compression_opts, 0, cf_name, -1);
-    RobinHoodTableBuilder builder(opts, tbo, &writer, hash);
-    for (const auto& e : entries) builder.Add(e.first, e.second);
-    s = builder.Finish();
-    if (peak) *peak = builder.PeakMemoryUsage();
-    EXPECT_EQ(builder.NumEntries(), CountPoint(entries));
-    if (s.ok()) s = writer.Close();
-    if (s.ok()) {
-      EXPECT_EQ(builder.FileSize(), FileSize());
-    }
-    return s;
+    return TableFile::Build(entries, opts, compression, hash, peak);
   }
-
-  uint64_t FileSize() const {
-    uint64_t size = 0;
-    EXPECT_TRUE(options_.env->GetFileSize(path_, &size).ok());
-    return size;
-  }
-
   Status Open(std::unique_ptr<TableReader>* out, HashFunction hash = &KeyHash,
               SequenceNumber largest_seqno = 0) {
-    FileOptions fo;
-    fo.use_mmap_reads = mmap_;
-    std::unique_ptr<FSRandomAccessFile> raf;
-    Status s = ioptions_->fs->NewRandomAccessFile(path_, fo, &raf, nullptr);
-    if (!s.ok()) return s;
-    std::unique_ptr<RandomAccessFileReader> reader(
-        new RandomAccessFileReader(std::move(raf), path_));
-    return RobinHoodTableReader::Open(*ioptions_, icmp_, std::move(reader),
-                                      FileSize(), largest_seqno, out, hash);
+    return TableFile::Open(mmap_, out, ~uint64_t{0}, hash, largest_seqno);
   }
-
-  std::string ReadFileBytes() const {
-    std::string data;
-    EXPECT_TRUE(ReadFileToString(options_.env, path_, &data).ok());
-    return data;
-  }
-
-  static uint64_t CountPoint(const Entries& entries) {
-    uint64_t n = 0;
-    for (const auto& e : entries) {
-      n += ExtractValueType(e.first) != kTypeRangeDeletion;
-    }
-    return n;
-  }
+  std::string ReadFileBytes() const { return Bytes(); }
 
  private:
+  static int count_;
   const bool mmap_;
-  Options options_;
-  std::unique_ptr<ImmutableOptions> ioptions_;
-  std::unique_ptr<MutableCFOptions> moptions_;
-  InternalKeyComparator icmp_{BytewiseComparator()};
-  std::string path_;
 };
+int Harness::count_ = 0;
 
 // Sorted internal entries: the model.
 Entries Sorted(Entries entries, const InternalKeyComparator& icmp) {

@@ -1,0 +1,158 @@
+// The table-level harness shared by the table and corruption suites: a
+// scratch file built by RobinHoodTableBuilder and opened by
+// RobinHoodTableReader, through the factory as RocksDB's table cache does
+// (or directly, where a test swaps the hash function or passes a largest
+// seqno), with mmap on or off.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "file/random_access_file_reader.h"
+#include "file/writable_file_writer.h"
+#include "options/cf_options.h"
+#include "rocksdb/env.h"
+#include "rocksdb/file_system.h"
+#include "rocksdb/options.h"
+#include "rocksdb_robinhood/robinhood_table.h"
+#include "table/robinhood_table_builder.h"
+#include "table/robinhood_table_reader.h"
+#include "tests/test_util.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+namespace harness {
+
+// (internal key, value) pairs, in the order a builder receives them.
+using Entries = std::vector<std::pair<std::string, std::string>>;
+
+inline std::string IKey(const std::string& user_key, SequenceNumber seq,
+                        ValueType type) {
+  std::string k;
+  AppendInternalKey(&k, ParsedInternalKey(user_key, seq, type));
+  return k;
+}
+
+class TableFile {
+ public:
+  // A scratch file named after `name`, deleted at the end; or, with
+  // `existing`, a file of someone else's (a DB's) to read.
+  explicit TableFile(const std::string& name, bool existing = false)
+      : path_(existing ? name : test_util::TempPath("table", name + ".sst")),
+        owned_(!existing),
+        factory_(NewRobinHoodTableFactory()) {
+    for (int mmap = 0; mmap < 2; ++mmap) {
+      options_[mmap].allow_mmap_reads = mmap != 0;
+      ioptions_[mmap].reset(new ImmutableOptions(options_[mmap]));
+    }
+    moptions_.reset(new MutableCFOptions(options_[0]));
+  }
+  ~TableFile() {
+    if (owned_) Env::Default()->DeleteFile(path_);
+  }
+
+  const std::string& path() const { return path_; }
+  const InternalKeyComparator& icmp() const { return icmp_; }
+  const ImmutableOptions& ioptions(bool mmap = false) const {
+    return *ioptions_[mmap];
+  }
+
+  // Writes `entries` with a builder of `opts`. `hash` other than the
+  // format's builds directly (the factory always uses KeyHash); `*peak`
+  // gets the builder's peak index memory.
+  Status Build(const Entries& entries, const RobinHoodTableOptions& opts,
+               CompressionType compression = kNoCompression,
+               HashFunction hash = &KeyHash, size_t* peak = nullptr) {
+    factory_.reset(NewRobinHoodTableFactory(opts));
+    std::unique_ptr<FSWritableFile> f;
+    Status s = ioptions_[0]->fs->NewWritableFile(path_, FileOptions(), &f,
+                                                 nullptr);
+    if (!s.ok()) return s;
+    WritableFileWriter writer(std::move(f), path_, FileOptions());
+    IntTblPropCollectorFactories collectors;
+    // TableBuilderOptions keeps references: these must outlive it.
+    const CompressionOptions compression_opts;
+    const std::string cf_name = "default";
+    TableBuilderOptions tbo(*ioptions_[0], *moptions_, icmp_, &collectors,
+                            compression, compression_opts, 0, cf_name, -1);
+    std::unique_ptr<RobinHoodTableBuilder> builder(
+        hash == &KeyHash ? static_cast<RobinHoodTableBuilder*>(
+                               factory_->NewTableBuilder(tbo, &writer))
+                         : new RobinHoodTableBuilder(opts, tbo, &writer, hash));
+    uint64_t points = 0;
+    for (const auto& e : entries) {
+      builder->Add(e.first, e.second);
+      points += ExtractValueType(e.first) != kTypeRangeDeletion;
+    }
+    s = builder->Finish();
+    EXPECT_EQ(builder->NumEntries(), points);
+    if (peak != nullptr) *peak = builder->PeakMemoryUsage();
+    if (s.ok()) s = writer.Close();
+    if (s.ok()) {
+      EXPECT_EQ(builder->FileSize(), FileSize());
+    }
+    return s;
+  }
+
+  uint64_t FileSize() const {
+    uint64_t size = 0;
+    EXPECT_OK(Env::Default()->GetFileSize(path_, &size));
+    return size;
+  }
+  std::string Bytes() const {
+    std::string bytes;
+    EXPECT_OK(ReadFileToString(Env::Default(), path_, &bytes));
+    return bytes;
+  }
+  void Write(const std::string& bytes) {
+    ASSERT_OK(WriteStringToFile(Env::Default(), bytes, path_, false));
+  }
+
+  // Opens the file on disk, telling the reader it has `size` bytes (the
+  // size on disk unless given): through the factory, or directly with a
+  // swapped `hash` or a `largest_seqno` (TableReaderOptions' meaning).
+  Status Open(bool mmap, std::unique_ptr<TableReader>* table,
+              uint64_t size = ~uint64_t{0}, HashFunction hash = &KeyHash,
+              SequenceNumber largest_seqno = 0) {
+    if (size == ~uint64_t{0}) {
+      Status s = Env::Default()->GetFileSize(path_, &size);
+      if (!s.ok()) return s;
+    }
+    FileOptions fo;
+    fo.use_mmap_reads = mmap;
+    std::unique_ptr<FSRandomAccessFile> raf;
+    Status s =
+        ioptions_[mmap]->fs->NewRandomAccessFile(path_, fo, &raf, nullptr);
+    if (!s.ok()) return s;
+    std::unique_ptr<RandomAccessFileReader> reader(
+        new RandomAccessFileReader(std::move(raf), path_));
+    table->reset();
+    if (hash != &KeyHash || largest_seqno != 0) {
+      return RobinHoodTableReader::Open(*ioptions_[mmap], icmp_,
+                                        std::move(reader), size,
+                                        largest_seqno, table, hash);
+    }
+    TableReaderOptions tro(*ioptions_[mmap], no_prefix_, EnvOptions(), icmp_);
+    return factory_->NewTableReader(ReadOptions(), tro, std::move(reader),
+                                    size, table, false);
+  }
+
+ private:
+  const std::string path_;
+  const bool owned_;
+  std::shared_ptr<TableFactory> factory_;
+  Options options_[2];
+  std::unique_ptr<ImmutableOptions> ioptions_[2];
+  std::unique_ptr<MutableCFOptions> moptions_;
+  const InternalKeyComparator icmp_{BytewiseComparator()};
+  const std::shared_ptr<const SliceTransform> no_prefix_;
+};
+
+}  // namespace harness
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE
