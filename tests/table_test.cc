@@ -435,6 +435,67 @@ TEST(TableTest, GlobalSeqnoRules) {
   EXPECT_EQ(GetInternalKeySeqno(it->key()), 0u);
 }
 
+// The builder's REQUIRES, broken: each makes status() InvalidArgument (not
+// an assertion, not a file readers would refuse).
+TEST(TableTest, BuilderContracts) {
+  auto build = [](const Entries& entries, bool finish_twice) {
+    harness::TableFile f("contracts");
+    Options options;
+    ImmutableOptions ioptions(options);
+    MutableCFOptions moptions(options);
+    InternalKeyComparator icmp(BytewiseComparator());
+    std::unique_ptr<FSWritableFile> file;
+    EXPECT_OK(ioptions.fs->NewWritableFile(f.path(), FileOptions(), &file,
+                                           nullptr));
+    WritableFileWriter writer(std::move(file), f.path(), FileOptions());
+    IntTblPropCollectorFactories collectors;
+    const CompressionOptions copts;
+    const std::string cf = "default";
+    TableBuilderOptions tbo(ioptions, moptions, icmp, &collectors,
+                            kNoCompression, copts, 0, cf, -1);
+    RobinHoodTableBuilder b(RobinHoodTableOptions(), tbo, &writer);
+    for (const auto& e : entries) b.Add(e.first, e.second);
+    Status s = b.Finish();
+    if (finish_twice && s.ok()) {
+      s = b.Finish();
+    }
+    if (s.ok()) {
+      b.Add(IKey("zz", 1, kTypeValue), "after");  // after Finish
+      s = b.status();
+    }
+    return s;
+  };
+  // In order, then Add after Finish: refused.
+  Status s = build({{IKey("a", 2, kTypeValue), "1"},
+                    {IKey("a", 1, kTypeValue), "2"},
+                    {IKey("b", 0, kTypeValue), "3"}},
+                   false);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.ToString().find("Add after Finish"), std::string::npos);
+  s = build({{IKey("a", 1, kTypeValue), "1"}}, true);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  // Out of order: a smaller user key; an older version before a newer one;
+  // the same key and sequence twice.
+  for (const Entries& bad :
+       {Entries{{IKey("b", 0, kTypeValue), "1"}, {IKey("a", 0, kTypeValue), "2"}},
+        Entries{{IKey("a", 1, kTypeValue), "1"}, {IKey("a", 2, kTypeValue), "2"}},
+        Entries{{IKey("a", 1, kTypeValue), "1"},
+                {IKey("a", 1, kTypeValue), "2"}}}) {
+    s = build(bad, false);
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_NE(s.ToString().find("out of internal-key order"), std::string::npos)
+        << s.ToString();
+  }
+  // Range deletions may come after the point entries, in their own order.
+  s = build({{IKey("m", 5, kTypeValue), "1"},
+             {IKey("x", 9, kTypeRangeDeletion), "y"},
+             {IKey("a", 3, kTypeRangeDeletion), "b"}},
+            true);
+  EXPECT_TRUE(s.IsInvalidArgument());  // only the second Finish is refused
+  EXPECT_NE(s.ToString().find("Finish called twice"), std::string::npos)
+      << s.ToString();
+}
+
 }  // namespace
 }  // namespace robinhood
 }  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,159 @@
+// Unit tests of the fixed parts of the format (robinhood_format.h,
+// table_meta.h), byte for byte: the trailer, a section handle, the meta
+// block's 180 bytes and the footer, and the one shape of corruption errors.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "table/robinhood_format.h"
+#include "table/table_meta.h"
+#include "tests/test_util.h"
+#include "util/coding.h"
+#include "util/crc32c.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+namespace {
+
+std::string Hex(const std::string& s) { return Slice(s).ToString(true); }
+
+TEST(FormatTest, Trailer) {
+  std::string t;
+  AppendTrailer("abc", kNoCompression, &t);
+  ASSERT_EQ(t.size(), kTrailerSize);
+  // Type byte, then the masked CRC32C of the contents and the type byte.
+  const char with_type[] = {'a', 'b', 'c', 0};
+  const uint32_t crc = crc32c::Mask(crc32c::Value(with_type, 4));
+  std::string want(1, '\0');
+  PutFixed32(&want, crc);
+  EXPECT_EQ(Hex(t), Hex(want));
+  EXPECT_OK(VerifyTrailer("abc", t.data(), "f", "part", 9));
+  // The type byte is covered: a snappy trailer differs in all five bytes'
+  // meaning, and does not verify a raw one.
+  std::string snappy;
+  AppendTrailer("abc", kSnappyCompression, &snappy);
+  EXPECT_EQ(snappy[0], static_cast<char>(kSnappyCompression));
+  t[0] = static_cast<char>(kSnappyCompression);
+  Status s = VerifyTrailer("abc", t.data(), "f.sst", "log block", 9);
+  EXPECT_EQ(s.ToString(),
+            "Corruption: f.sst: log block: checksum mismatch at offset 9");
+}
+
+TEST(FormatTest, CorruptionShape) {
+  EXPECT_EQ(CorruptionAt("/d/1.sst", "block table", "trailing bytes", 4096)
+                .ToString(),
+            "Corruption: /d/1.sst: block table: trailing bytes at offset 4096");
+}
+
+TEST(FormatTest, SectionHandle) {
+  SectionHandle h{0x0102030405060708ull, 0x1112131415161718ull};
+  std::string enc;
+  h.EncodeTo(&enc);
+  EXPECT_EQ(Hex(enc), "08070605040302011817161514131211");
+  Slice in(enc);
+  SectionHandle back;
+  ASSERT_TRUE(back.DecodeFrom(&in));
+  EXPECT_TRUE(in.empty());
+  EXPECT_EQ(back.offset, h.offset);
+  EXPECT_EQ(back.size, h.size);
+  EXPECT_EQ(back.end_with_trailer(), h.offset + h.size + kTrailerSize);
+  Slice short_input(enc.data(), 15);
+  EXPECT_FALSE(back.DecodeFrom(&short_input));
+}
+
+// A meta block of a small consistent file: every field at its offset.
+TableMeta SampleMeta() {
+  TableMeta m;
+  m.hash_seed = 0x1122334455667788ull;
+  m.num_entries = 3;
+  m.num_keys = 2;
+  m.log_file_bytes = 105;  // one raw block of 100 bytes and its trailer
+  m.log_logical_bytes = 100;
+  m.log_block_size = 4096;
+  m.sparse_interval = 16;
+  m.index_capacity = 3;
+  m.index_slots = 3;
+  m.address_bits = 32;
+  m.max_displacement = 1;
+  uint64_t pos = 105;
+  for (SectionHandle* h : {&m.index, &m.block_table, &m.sparse_index,
+                           &m.range_dels, &m.properties, &m.metaindex}) {
+    h->offset = pos;
+    h->size = h == &m.index ? 24 : 10;
+    pos = h->end_with_trailer();
+  }
+  m.footer_crc = 0xa1b2c3d4;
+  return m;
+}
+
+TEST(FormatTest, MetaBlockBytes) {
+  const TableMeta m = SampleMeta();
+  std::string enc;
+  m.EncodeTo(&enc);
+  ASSERT_EQ(enc.size(), TableMeta::kEncodedLength);
+  ASSERT_EQ(TableMeta::kEncodedLength, 180u);
+  EXPECT_EQ(DecodeFixed32(&enc[0]), kFormatVersion);
+  EXPECT_EQ(DecodeFixed32(&enc[4]), 0u);  // flags
+  EXPECT_EQ(DecodeFixed64(&enc[8]), m.hash_seed);
+  EXPECT_EQ(DecodeFixed64(&enc[16]), 3u);    // entries
+  EXPECT_EQ(DecodeFixed64(&enc[24]), 2u);    // keys
+  EXPECT_EQ(DecodeFixed64(&enc[32]), 105u);  // log file bytes
+  EXPECT_EQ(DecodeFixed64(&enc[40]), 100u);  // log logical bytes
+  EXPECT_EQ(DecodeFixed32(&enc[48]), 4096u);
+  EXPECT_EQ(DecodeFixed32(&enc[52]), 16u);
+  EXPECT_EQ(DecodeFixed64(&enc[56]), 3u);  // capacity
+  EXPECT_EQ(DecodeFixed64(&enc[64]), 3u);  // slots
+  EXPECT_EQ(DecodeFixed32(&enc[72]), 32u);
+  EXPECT_EQ(DecodeFixed32(&enc[76]), 1u);
+  EXPECT_EQ(DecodeFixed64(&enc[80]), 105u);  // index offset
+  EXPECT_EQ(DecodeFixed64(&enc[88]), 24u);   // index size
+  EXPECT_EQ(DecodeFixed64(&enc[160]), m.metaindex.offset);
+  EXPECT_EQ(DecodeFixed32(&enc[176]), 0xa1b2c3d4u);
+
+  // The file it describes ends with this block, its trailer and a footer.
+  const uint64_t file_size =
+      m.metaindex.end_with_trailer() + 180 + kTrailerSize + kFooterSize;
+  TableMeta back;
+  ASSERT_OK(back.DecodeFrom(enc, file_size, "f"));
+  std::string again;
+  back.EncodeTo(&again);
+  EXPECT_EQ(Hex(again), Hex(enc));
+  EXPECT_EQ(MetaHandleOf(file_size).offset, m.metaindex.end_with_trailer());
+
+  // Invariants DecodeFrom checks, each named with the block's offset.
+  auto refused = [&](void (*edit)(TableMeta*), const char* what) {
+    TableMeta bad = SampleMeta();
+    edit(&bad);
+    std::string b;
+    bad.EncodeTo(&b);
+    TableMeta out;
+    Status s = out.DecodeFrom(b, file_size, "f");
+    EXPECT_FALSE(s.ok()) << what;
+    EXPECT_NE(s.ToString().find(what), std::string::npos) << s.ToString();
+  };
+  refused([](TableMeta* t) { t->flags = 1; }, "unknown flags");
+  refused([](TableMeta* t) { t->num_keys = 4; }, "more distinct keys");
+  refused([](TableMeta* t) { t->address_bits = 41; }, "address bits");
+  refused([](TableMeta* t) { t->index_slots = 2; }, "index geometry");
+  refused([](TableMeta* t) { t->index.size = 16; }, "index size");
+  refused([](TableMeta* t) { t->sparse_index.offset += 1; },
+          "section out of place");
+  refused([](TableMeta* t) { t->format_version = 2; }, "format version");
+}
+
+TEST(FormatTest, FooterBytes) {
+  const SectionHandle metaindex{1000, 30};
+  const SectionHandle meta{1035, TableMeta::kEncodedLength};
+  const std::string f = BuildFooter(metaindex, meta);
+  ASSERT_EQ(f.size(), kFooterSize);
+  EXPECT_EQ(f[0], static_cast<char>(kCRC32c));
+  // Handles as varints: 1000 = e8 07, 30 = 1e; 1035 = 8b 08, 180 = b4 01.
+  EXPECT_EQ(Hex(f.substr(1, 8)), "E8071E8B08B40100");
+  EXPECT_EQ(DecodeFixed32(&f[kFooterSize - 12]), kFormatVersion);
+  EXPECT_EQ(DecodeFixed64(&f[kFooterSize - 8]), kMagicNumber);
+  EXPECT_EQ(f.substr(kFooterSize - 8), "rh-table");
+}
+
+}  // namespace
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE
