@@ -1,0 +1,136 @@
+// Files of each format version, checked in (tests/golden/), read by every
+// later reader: what a version wrote stays readable. The model below is
+// what the files hold; it must never change for a version that has shipped.
+//
+// Regenerate (only when adding a format version, never for an existing
+// one):   RH_WRITE_GOLDEN=1 build/golden_file_test
+// which writes tests/golden/v<version>_<codec>.sst from the model.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "rocksdb/convenience.h"
+#include "tests/corruption_harness.h"
+#include "tests/test_util.h"
+
+#ifndef RH_SOURCE_DIR
+#error "RH_SOURCE_DIR must name the source tree (CMake sets it)"
+#endif
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+namespace {
+
+using namespace harness;  // NOLINT: the suite is written in its terms
+
+// Every value type a table holds, versions of one key across blocks,
+// compact puts, range deletions; values that compress.
+Model GoldenModel() {
+  Model m;
+  SequenceNumber seq = 5000;
+  for (int i = 0; i < 60; ++i) {
+    char k[16];
+    snprintf(k, sizeof(k), "gold%04d", i);
+    std::string v(10 + i % 23, static_cast<char>('a' + i % 26));
+    if (i % 7 == 0) {  // three versions: merge over put over delete
+      m.entries.emplace_back(IKey(k, seq--, kTypeMerge), "m" + v);
+      m.entries.emplace_back(IKey(k, seq--, kTypeValue), v);
+      m.entries.emplace_back(IKey(k, seq--, kTypeDeletion), "");
+      // seq is now 3 below the merge: merge at seq + 3, put at seq + 2,
+      // delete at seq + 1.
+      m.queries.push_back(
+          Query{k, kMaxSequenceNumber, GetContext::kFound, v + ",m" + v});
+      m.queries.push_back(Query{k, seq + 2, GetContext::kFound, v});
+      m.queries.push_back(Query{k, seq + 1, GetContext::kDeleted, ""});
+      m.queries.push_back(Query{k, seq, GetContext::kNotFound, ""});
+    } else if (i % 11 == 0) {
+      m.entries.emplace_back(IKey(k, seq--, kTypeSingleDeletion), "");
+      m.queries.push_back(
+          Query{k, kMaxSequenceNumber, GetContext::kDeleted, ""});
+    } else {
+      m.entries.emplace_back(IKey(k, i % 2 ? 0 : seq--, kTypeValue), v);
+      m.queries.push_back(Query{k, kMaxSequenceNumber, GetContext::kFound, v});
+    }
+    m.queries.push_back(
+        Query{std::string(k) + "x", kMaxSequenceNumber, GetContext::kNotFound,
+              ""});
+  }
+  m.tombstones.emplace_back(IKey("gold0010", 9000, kTypeRangeDeletion),
+                            "gold0012");
+  return m;
+}
+
+RobinHoodTableOptions GoldenOptions() {
+  RobinHoodTableOptions o;
+  o.log_block_size = 256;
+  o.sparse_index_interval = 4;
+  return o;
+}
+
+struct Golden {
+  const char* name;
+  CompressionType codec;
+};
+
+std::string GoldenPath(const Golden& g) {
+  return std::string(RH_SOURCE_DIR) + "/tests/golden/v1_" + g.name + ".sst";
+}
+
+class GoldenFileTest : public testing::TestWithParam<Golden> {};
+
+TEST_P(GoldenFileTest, ReadsVersion1) {
+  const Golden g = GetParam();
+  if (g.codec != kNoCompression && !CompressionTypeSupported(g.codec)) {
+    GTEST_SKIP() << "no " << g.name << " in this RocksDB";
+  }
+  const Model model = GoldenModel();
+  if (getenv("RH_WRITE_GOLDEN") != nullptr) {
+    TableFile f("golden_" + std::string(g.name));
+    const std::string bytes = BuildModel(&f, model, GoldenOptions(), g.codec);
+    ASSERT_OK(WriteStringToFile(Env::Default(), bytes, GoldenPath(g), true));
+  }
+  TableFile f(GoldenPath(g), /*existing=*/true);
+  Checker checker(model, f.path());
+  for (bool mmap : {false, true}) {
+    SCOPED_TRACE(mmap ? "mmap" : "pread");
+    std::unique_ptr<TableReader> t;
+    ASSERT_OK(f.Open(mmap, &t));
+    ReadReport r = checker.CheckAll(t.get());
+    EXPECT_EQ(r.wrong, 0);
+    EXPECT_EQ(r.corruptions, 0);
+    EXPECT_OK(r.verify);
+  }
+}
+
+// Today's builder still writes version 1 byte for byte: a change to what
+// it writes is a format change, which needs a new version (and file).
+TEST_P(GoldenFileTest, BuilderWritesTheSameBytes) {
+  const Golden g = GetParam();
+  if (g.codec != kNoCompression && !CompressionTypeSupported(g.codec)) {
+    GTEST_SKIP() << "no " << g.name << " in this RocksDB";
+  }
+  std::string golden;
+  ASSERT_OK(ReadFileToString(Env::Default(), GoldenPath(g), &golden));
+  TableFile f("golden_now_" + std::string(g.name));
+  const std::string now = BuildModel(&f, GoldenModel(), GoldenOptions(),
+                                     g.codec);
+  // The properties hold the creation time and the DB session: compare the
+  // log, the hash index and the other sections before them.
+  const Layout l = LayoutOf(&f);
+  ASSERT_EQ(now.size(), golden.size());
+  EXPECT_EQ(Slice(now.data(), l.meta.properties.offset),
+            Slice(golden.data(), l.meta.properties.offset));
+}
+
+INSTANTIATE_TEST_SUITE_P(Codecs, GoldenFileTest,
+                         testing::Values(Golden{"raw", kNoCompression},
+                                         Golden{"snappy", kSnappyCompression}),
+                         [](const testing::TestParamInfo<Golden>& i) {
+                           return std::string(i.param.name);
+                         });
+
+}  // namespace
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE
