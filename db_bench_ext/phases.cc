@@ -15,6 +15,7 @@
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/table_properties.h"
 #include "rocksdb/write_batch.h"
+#include "rocksdb_robinhood/robinhood_table.h"
 
 namespace db_bench_ext {
 
@@ -26,8 +27,10 @@ using rocksdb::Status;
 
 namespace {
 
-const char kPeakProperty[] = "rocksdb.robinhood.builder.peak.bytes";
-const char kRobinHoodIndexProperty[] = "rocksdb.robinhood.index.bytes";
+constexpr const char* kPeakProperty =
+    ROCKSDB_NAMESPACE::RobinHoodTablePropertyNames::kBuilderPeakBytes;
+constexpr const char* kRobinHoodIndexProperty =
+    ROCKSDB_NAMESPACE::RobinHoodTablePropertyNames::kIndexBytes;
 
 void FillStats(PhaseResult* r, double seconds, uint64_t ops,
                double thread_seconds) {

@@ -138,19 +138,7 @@ long OpsPerRun() {
 // RH_DIFF_LOG asks for a log of every operation.
 bool g_whole_keys = false;
 std::string P(const Slice& s) {
-  bool printable = true;
-  for (size_t i = 0; i < s.size(); i++) {
-    if (!isprint(static_cast<unsigned char>(s[i])) || s[i] == '"') {
-      printable = false;
-    }
-  }
-  if (s.size() > 40 && !g_whole_keys) {
-    return "<" + std::to_string(s.size()) + " bytes " +
-           Slice(s.data(), 16).ToString(true) + "..." +
-           Slice(s.data() + s.size() - 8, 8).ToString(true) + ">";
-  }
-  if (printable) return "\"" + s.ToString() + "\"";
-  return "0x" + s.ToString(true) + "(" + std::to_string(s.size()) + ")";
+  return test_util::Printable(s, g_whole_keys);
 }
 
 std::string StatusAndValue(const Status& s, const Slice& v) {
@@ -158,13 +146,7 @@ std::string StatusAndValue(const Status& s, const Slice& v) {
   return "OK " + P(v);
 }
 
-CompressionType BestCodec() {
-  CompressionType best = kSnappyCompression;
-  for (CompressionType t : GetSupportedCompressions()) {
-    if (t == kZSTD || (t == kLZ4Compression && best != kZSTD)) best = t;
-  }
-  return best;
-}
+using test_util::BestCodec;
 
 // SingleDelete's contract: a key it deletes must never be overwritten,
 // merged or deleted any other way (RocksDB says: do not mix Delete and
@@ -944,7 +926,7 @@ TEST_P(DifferentialTest, RandomOperations) {
   ASSERT_FALSE(props.empty());
   for (const auto& p : props) {
     EXPECT_EQ(p.second->user_collected_properties.count(
-                  "rocksdb.robinhood.format.version"),
+                  RobinHoodTablePropertyNames::kFormatVersion),
               1u)
         << p.first;
   }

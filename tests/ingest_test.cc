@@ -55,20 +55,9 @@ namespace {
 // collectors.h, which is internal).
 const char kExternalVersion[] = "rocksdb.external_sst_file.version";
 const char kExternalGlobalSeqno[] = "rocksdb.external_sst_file.global_seqno";
-const char kFactoryProperty[] = "rocksdb.robinhood.factory";
+constexpr const char* kFactoryProperty = RobinHoodTablePropertyNames::kFactory;
 
-std::string P(const Slice& s) {
-  if (s.size() > 40) {
-    return "<" + std::to_string(s.size()) + " bytes " +
-           Slice(s.data(), 16).ToString(true) + "...>";
-  }
-  for (size_t i = 0; i < s.size(); i++) {
-    if (!isprint(static_cast<unsigned char>(s[i]))) {
-      return "0x" + s.ToString(true) + "(" + std::to_string(s.size()) + ")";
-    }
-  }
-  return "\"" + s.ToString() + "\"";
-}
+std::string P(const Slice& s) { return test_util::Printable(s); }
 
 std::string Key(int i) {
   char buf[32];

@@ -30,7 +30,7 @@
 namespace ROCKSDB_NAMESPACE {
 namespace {
 
-const char kOurProperty[] = "rocksdb.robinhood.format.version";
+constexpr const char* kOurProperty = RobinHoodTablePropertyNames::kFormatVersion;
 
 ConfigOptions StrictConfig() {
   ConfigOptions config;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/merge_operator.h"
 #include "rocksdb/slice.h"
@@ -42,6 +43,33 @@ inline Status OpenDB(const Options& o, const std::string& path,
   Status s = DB::Open(o, path, &raw);
   db->reset(raw);
   return s;
+}
+
+// A key or value for failure messages: quoted when printable, else hex;
+// past 40 bytes abbreviated to its first 16 and last 8, unless `whole`.
+inline std::string Printable(const Slice& s, bool whole = false) {
+  bool printable = true;
+  for (size_t i = 0; i < s.size(); i++) {
+    if (!isprint(static_cast<unsigned char>(s[i])) || s[i] == '"') {
+      printable = false;
+    }
+  }
+  if (s.size() > 40 && !whole) {
+    return "<" + std::to_string(s.size()) + " bytes " +
+           Slice(s.data(), 16).ToString(true) + "..." +
+           Slice(s.data() + s.size() - 8, 8).ToString(true) + ">";
+  }
+  if (printable) return "\"" + s.ToString() + "\"";
+  return "0x" + s.ToString(true) + "(" + std::to_string(s.size()) + ")";
+}
+
+// The strongest codec this RocksDB has: ZSTD, else LZ4, else Snappy.
+inline CompressionType BestCodec() {
+  CompressionType best = kSnappyCompression;
+  for (CompressionType t : GetSupportedCompressions()) {
+    if (t == kZSTD || (t == kLZ4Compression && best != kZSTD)) best = t;
+  }
+  return best;
 }
 
 // Joins merge operands with `sep`, so a read shows the order and the number

@@ -103,8 +103,8 @@ int main(int argc, char** argv) {
     printf("%s: %s, %llu entries, log %llu bytes, index %llu bytes, "
            "%.1f bytes/entry\n",
            p.first.substr(p.first.rfind('/') + 1).c_str(),
-           tp.user_collected_properties.count("rocksdb.robinhood.factory")
-               ? tp.user_collected_properties.at("rocksdb.robinhood.factory")
+           tp.user_collected_properties.count(RobinHoodTablePropertyNames::kFactory)
+               ? tp.user_collected_properties.at(RobinHoodTablePropertyNames::kFactory)
                      .c_str()
                : "another table format",
            static_cast<unsigned long long>(tp.num_entries),

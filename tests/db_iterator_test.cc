@@ -1,0 +1,278 @@
+// DB-level tests of ordered reads and unusual keys: iterators across files
+// and compactions, bounds, empty, binary and large keys and values, many
+// versions of one key; through the public API, against a std::map model
+// (tests/db_harness.h), over mmap on/off and three table configurations.
+#include <gtest/gtest.h>
+
+#include "tests/db_harness.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace dbtest {
+namespace {
+
+TEST_P(RobinHoodDBTest, IteratorsAcrossSeveralFilesAndAfterCompaction) {
+  // File f holds keys i with i % 4 == f, plus overwrites and deletes of
+  // earlier files' keys, so a scan merges four of our files.
+  for (int f = 0; f < 4; f++) {
+    for (int i = f; i < 1600; i += 4) Put(Key(i), Value(i, f));
+    if (f > 0) {
+      for (int i = f - 1; i < 1600; i += 12) Put(Key(i), Value(i, 10 + f));
+      for (int i = f - 1; i < 1600; i += 20) Delete(Key(i));
+    }
+    Flush();
+  }
+  ASSERT_EQ(NumFiles(), 4);
+  ExpectOurTables();
+  VERIFY("four files");
+  KVs all(model_.begin(), model_.end());
+  std::vector<std::string> probes = Probes();
+  for (uint32_t seed = 1; seed <= 5; seed++) {
+    RANDOM_WALK(ReadOptions(), all, probes, seed, 2000);
+  }
+  Compact();
+  ASSERT_EQ(NumFiles(), 1);
+  VERIFY("one compacted file");
+  for (uint32_t seed = 11; seed <= 15; seed++) {
+    RANDOM_WALK(ReadOptions(), all, probes, seed, 2000);
+  }
+  // Newer L0 file over the compacted one.
+  for (int i = 2; i < 1600; i += 9) Put(Key(i), Value(i, 20));
+  for (int i = 3; i < 1600; i += 11) Delete(Key(i));
+  Flush();
+  VERIFY("L0 over L1");
+  Reopen();
+  VERIFY("after reopen");
+}
+
+TEST_P(RobinHoodDBTest, IteratorBounds) {
+  for (int f = 0; f < 3; f++) {
+    for (int i = f; i < 600; i += 3) Put(Key(i * 2), Value(i * 2, f));
+    Flush();
+  }
+  ExpectOurTables();
+  const Snapshot* snap = TakeSnapshot();
+  Model at_snap = model_;
+  for (int i = 0; i < 1200; i += 10) Delete(Key(i));
+  for (int i = 1; i < 1200; i += 50) Put(Key(i), Value(i, 9));
+  Flush();
+  const std::vector<std::pair<std::string, std::string>> bounds = {
+      {Key(100), Key(200)},   // both present-ish keys
+      {Key(101), Key(199)},   // odd: absent keys
+      {Key(0), Key(1)},       // a single key
+      {Key(500), Key(500)},   // empty range
+      {"", Key(50)},          // from the start
+      {Key(1150), "\xff"},    // to the end
+      {"a", "b"},             // before all data
+      {"zz", "zzz"},          // after all data
+      {"key0003", "key0009"}, // prefixes of keys
+  };
+  for (int phase = 0; phase < 2; phase++) {
+    SCOPED_TRACE(phase == 0 ? "four files" : "compacted");
+    for (const auto& b : bounds) {
+      VERIFY_BOUNDS(model_, nullptr, &b.first, &b.second);
+      VERIFY_BOUNDS(at_snap, snap, &b.first, &b.second);
+      VERIFY_BOUNDS(model_, nullptr, &b.first, nullptr);
+      VERIFY_BOUNDS(model_, nullptr, nullptr, &b.second);
+    }
+    Compact();
+  }
+}
+
+TEST_P(RobinHoodDBTest, EmptyKeysAndEmptyValues) {
+  Put("", "value of the empty key");
+  Put("a", "");
+  Put("b", "x");
+  Put(std::string(1, '\0'), "");
+  Flush();
+  ExpectOurTables();
+  VERIFY("first file");
+  Put("", "");
+  Put("b", "");
+  Put("c", "");
+  Flush();
+  VERIFY("second file");
+  Compact();
+  VERIFY("compacted");
+  Delete("");
+  Flush();
+  VERIFY("empty key deleted");
+  Put("", "back");
+  Reopen();
+  VERIFY("after reopen");
+  Compact();
+  VERIFY("compacted again");
+}
+
+TEST_P(RobinHoodDBTest, BinaryKeysWithZeroAndFFBytes) {
+  const std::vector<std::string> special = {
+      std::string(1, '\0'),
+      std::string(2, '\0'),
+      std::string("\0\xff", 2),
+      std::string("\xff\0", 2),
+      "\xff",
+      "\xff\xff",
+      "\xff\xff\xff\xff\xff\xff\xff\xff\xff",
+      std::string("a\0b", 3),
+      std::string("a\0", 2),
+      "a",
+      "a\xff",
+      std::string("a\0\0\0", 4),
+      std::string("\x01\x00\x02", 3),
+      "\x7f\x80",
+      "\x80\x7f",
+  };
+  for (size_t i = 0; i < special.size(); i++) {
+    Put(special[i], "special" + std::to_string(i) + std::string(1, '\0') +
+                        "\xff");
+  }
+  std::mt19937 rng(1234);
+  for (int i = 0; i < 800; i++) {
+    std::string k(1 + rng() % 20, '\0');
+    for (char& c : k) {
+      uint32_t r = rng() % 4;
+      c = r == 0 ? '\0' : r == 1 ? '\xff' : static_cast<char>(rng());
+    }
+    std::string v(rng() % 50, '\0');
+    for (char& c : v) c = static_cast<char>(rng());
+    Put(k, v);
+    if (i % 300 == 299) Flush();
+  }
+  Flush();
+  ExpectOurTables();
+  VERIFY("binary keys in several files");
+  // Overwrite and delete some of them.
+  int n = 0;
+  for (const auto& k : std::vector<std::string>(keys_.begin(), keys_.end())) {
+    if (n++ % 3 == 0) Put(k, "over" + k);
+    if (n % 7 == 0) Delete(k);
+  }
+  Flush();
+  VERIFY("overwritten");
+  Compact();
+  VERIFY("compacted");
+  Reopen();
+  VERIFY("after reopen");
+}
+
+TEST_P(RobinHoodDBTest, ManyVersionsOfOneKey) {
+  // Neighbours on both sides so versions are not alone in a file.
+  for (int i = 0; i < 50; i++) Put(Key(i), Value(i, 0));
+  for (int i = 51; i < 100; i++) Put(Key(i), Value(i, 0));
+  std::vector<const Snapshot*> snaps;
+  std::vector<std::string> versions;
+  const std::string k = Key(50);
+  for (int v = 0; v < 400; v++) {
+    // Alternate small and larger values so versions cross log blocks.
+    versions.push_back(Value(50, v) + std::string(v % 3 == 0 ? 300 : 0, 'p'));
+    if (v % 50 == 49) {
+      Merge(k, "merged" + std::to_string(v));
+      versions.back() = model_[k];
+    } else if (v % 37 == 36) {
+      Delete(k);
+      versions.back() = "<deleted>";
+    } else {
+      Put(k, versions.back());
+    }
+    snaps.push_back(TakeSnapshot());
+    if (v % 100 == 99) Flush();  // four files, each with 100 versions of k
+  }
+  ASSERT_EQ(NumFiles(), 4);
+  ExpectOurTables();
+  auto check = [&](const std::string& label) {
+    SCOPED_TRACE(label);
+    for (size_t v = 0; v < snaps.size(); v++) {
+      ASSERT_FALSE(HasFailure()) << "stopping at the first bad version";
+      ReadOptions ro;
+      ro.snapshot = snaps[v];
+      std::string got;
+      Status s = db_->Get(ro, k, &got);
+      if (versions[v] == "<deleted>") {
+        EXPECT_TRUE(s.IsNotFound()) << "version " << v << ": " << s.ToString()
+                                    << " " << P(got);
+      } else {
+        EXPECT_TRUE(s.ok() && got == versions[v])
+            << "version " << v << ": " << s.ToString() << " got " << P(got)
+            << " expected " << P(versions[v]);
+      }
+      // An iterator at the snapshot sees exactly that version.
+      std::unique_ptr<Iterator> it(db_->NewIterator(ro));
+      it->Seek(k);
+      ASSERT_TRUE(it->Valid()) << it->status().ToString();
+      if (versions[v] == "<deleted>") {
+        EXPECT_EQ(it->key().ToString(), Key(51)) << "version " << v;
+      } else {
+        EXPECT_EQ(it->key().ToString(), k) << "version " << v;
+        EXPECT_TRUE(it->value() == Slice(versions[v]))
+            << "version " << v << ": got " << P(it->value().ToString())
+            << " expected " << P(versions[v]);
+      }
+      it->SeekForPrev(k);
+      ASSERT_TRUE(it->Valid()) << it->status().ToString();
+      EXPECT_EQ(it->key().ToString(),
+                versions[v] == "<deleted>" ? Key(49) : k)
+          << "SeekForPrev, version " << v;
+    }
+  };
+  ASSERT_NO_FATAL_FAILURE(check("four files"));
+  VERIFY("latest, four files");
+  Compact();
+  ASSERT_EQ(NumFiles(), 1);
+  ASSERT_NO_FATAL_FAILURE(check("compacted with every snapshot held"));
+  VERIFY("latest, compacted");
+  // Release all but every 40th snapshot, compact again.
+  std::vector<const Snapshot*> kept;
+  std::vector<std::string> kept_versions;
+  for (size_t v = 0; v < snaps.size(); v++) {
+    if (v % 40 == 0) {
+      kept.push_back(snaps[v]);
+      kept_versions.push_back(versions[v]);
+    } else {
+      Release(snaps[v]);
+    }
+  }
+  snaps = kept;
+  versions = kept_versions;
+  Compact();
+  ASSERT_NO_FATAL_FAILURE(check("compacted after releasing most snapshots"));
+  Reopen();
+  VERIFY("after reopen");
+}
+
+TEST_P(RobinHoodDBTest, LargeValues) {
+  // Every iterator step here surfaces up to 3 MiB; a shorter random walk.
+  const int kWalk = 150;
+  std::mt19937 rng(99);
+  auto big = [&](size_t n) {
+    std::string s(n, '\0');
+    for (char& c : s) c = static_cast<char>(rng());
+    return s;
+  };
+  for (int i = 0; i < 6; i++) {
+    Put(Key(i * 10), big((1 << 20) + i));   // ~1 MiB
+    Put(Key(i * 10 + 1), Value(i, 0));      // small neighbours
+  }
+  Put(Key(100), big(3 << 20));
+  // Compressible large values too.
+  std::string text;
+  while (text.size() < (1u << 20)) text += Value(static_cast<int>(text.size()), 1);
+  Put(Key(200), text);
+  Put(Key(201), std::string(1 << 20, 'z'));
+  Flush();
+  ExpectOurTables();
+  VERIFY(model_, nullptr, "first file", kWalk);
+  Put(Key(10), big(1 << 20));
+  Put(Key(11), big(2 << 20));
+  Delete(Key(20));
+  Flush();
+  VERIFY(model_, nullptr, "second file", kWalk);
+  Compact();
+  VERIFY(model_, nullptr, "compacted", kWalk);
+  Reopen();
+  VERIFY(model_, nullptr, "after reopen", kWalk);
+}
+
+INSTANTIATE_DB_TESTS();
+
+}  // namespace
+}  // namespace dbtest
+}  // namespace ROCKSDB_NAMESPACE
