@@ -107,7 +107,10 @@ Status LogBlockReader::ReadEntry(uint64_t address, bool verify,
   const BlockLocation loc = blocks_->Get(b);
   const uint64_t in_block = address - loc.logical_offset;
   Slice view;
-  if (file_->mmap() || loc.compressed() || (verify && !IsVerified(b))) {
+  // Bytes read from the file are verified on every read that asks for it
+  // (they may differ from the last read: a flaky device), so only an
+  // unverified lookup in a raw block reads its entry alone.
+  if (file_->mmap() || loc.compressed() || verify) {
     Slice contents;
     Status s = ReadBlock(b, verify, buf, &contents);
     if (!s.ok()) return s;

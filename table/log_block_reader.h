@@ -3,13 +3,16 @@
 //
 //   [block 0 contents][type|crc] [block 1 contents][type|crc] ...
 //
-// Verification state lives here: a block whose checksum has been verified
-// is remembered (a bit per block), so later lookups in it read only their
-// entry: one positioned read, or none with mmap. A compressed block is
-// verified before every decompression that reads it from the file,
-// whatever the caller asked: a codec only ever sees the bytes the builder
-// wrote. A raw block read without verification is read on the block
-// table's sizes alone, by every path, so all paths answer alike.
+// Verification state lives here. With mmap, a block whose checksum has
+// been verified is remembered (a bit per block): the mapping is memory, as
+// RocksDB's block cache is, so later lookups read only their entry. Without
+// mmap, bytes come from the file on every read and are verified on every
+// read that asks (verify_checksums): a lookup then reads the whole block,
+// and only an unverified lookup reads its entry alone. A compressed block is
+// verified before every decompression of bytes read from the file, whatever
+// the caller asked: a codec only ever sees the bytes the builder wrote. A
+// raw block read without verification is read on the block table's sizes
+// alone, by every path, so all paths answer alike.
 #pragma once
 
 #include <atomic>
