@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -71,6 +72,11 @@ class FaultFS : public FileSystemWrapper {
   // Makes Sync/Fsync/RangeSync of files and directories return OK without
   // syncing; for tests that crash nothing and only need speed.
   void SkipSyncs(bool skip) { skip_syncs_.store(skip); }
+  // Print every injected fault to stderr (to see where a failure began).
+  void Verbose(bool on) { verbose_.store(on); }
+  void Log(const std::string& what) const {
+    if (verbose_.load()) fprintf(stderr, "FaultFS: %s\n", what.c_str());
+  }
   bool skip_syncs() const { return skip_syncs_.load(); }
 
   // Whether a call `op` on `fname` fails now and how; for reads, `pick`
@@ -249,6 +255,10 @@ class FaultFS : public FileSystemWrapper {
       if (!fs_->Decide(kRead, name_, &e, &pick, &where)) {
         return target()->Read(offset, n, o, result, scratch, dbg);
       }
+      fs_->Log(std::string(e == kError ? "error" : e == kShortRead ? "short" : "flip") +
+               " on read of " + std::to_string(n) + " bytes at " +
+               std::to_string(offset) + " of " + name_ + " (pick " +
+               std::to_string(pick) + ")");
       if (e == kError) return Injected("read", name_);
       IOStatus s = target()->Read(offset, n, o, result, scratch, dbg);
       if (s.ok()) {
@@ -352,6 +362,7 @@ class FaultFS : public FileSystemWrapper {
   std::vector<Armed> rules_;
   std::atomic<uint64_t> fired_{0};
   std::atomic<bool> skip_syncs_{false};
+  std::atomic<bool> verbose_{false};
 };
 
 }  // namespace ROCKSDB_NAMESPACE
