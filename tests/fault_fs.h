@@ -46,10 +46,10 @@ class FaultFS : public FileSystemWrapper {
     bool sticky = false;
     double probability = 0;
     uint64_t seed = 0;
-    // For kFlipBit: flip the lowest bit of the first byte of the first
-    // occurrence of this string in the read (a read without it is left
-    // intact), instead of a random bit, so a test can aim at a key or a
-    // value.
+    // For reads: only reads whose data contains this string count as
+    // matching calls, and a kFlipBit flips the lowest bit of the first byte
+    // of its first occurrence instead of a random bit, so a test can aim
+    // at a key, a value, or the second read of the same bytes.
     std::string flip_where;
   };
 
@@ -80,13 +80,20 @@ class FaultFS : public FileSystemWrapper {
   bool skip_syncs() const { return skip_syncs_.load(); }
 
   // Whether a call `op` on `fname` fails now and how; for reads, `pick`
-  // gets a random number to choose which byte to damage.
+  // gets a random number to choose which byte to damage, and `data` is
+  // what the read returned.
   bool Decide(Op op, const std::string& fname, Effect* effect,
-              uint64_t* pick, std::string* flip_where = nullptr) {
+              uint64_t* pick, std::string* flip_where = nullptr,
+              const Slice* data = nullptr) {
     std::lock_guard<std::mutex> lock(mu_);
     for (Armed& a : rules_) {
       if (a.rule.op != op ||
           fname.find(a.rule.name_contains) == std::string::npos) {
+        continue;
+      }
+      if (!a.rule.flip_where.empty() &&
+          (data == nullptr ||
+           data->ToString().find(a.rule.flip_where) == std::string::npos)) {
         continue;
       }
       a.calls++;
@@ -249,25 +256,24 @@ class FaultFS : public FileSystemWrapper {
     IOStatus Read(uint64_t offset, size_t n, const IOOptions& o,
                   Slice* result, char* scratch,
                   IODebugContext* dbg) const override {
+      // Read first, so a rule can choose reads by what they return.
+      IOStatus s = target()->Read(offset, n, o, result, scratch, dbg);
       Effect e;
       uint64_t pick;
       std::string where;
-      if (!fs_->Decide(kRead, name_, &e, &pick, &where)) {
-        return target()->Read(offset, n, o, result, scratch, dbg);
+      if (!s.ok() || !fs_->Decide(kRead, name_, &e, &pick, &where, result)) {
+        return s;
       }
       fs_->Log(std::string(e == kError ? "error" : e == kShortRead ? "short" : "flip") +
                " on read of " + std::to_string(n) + " bytes at " +
                std::to_string(offset) + " of " + name_ + " (pick " +
                std::to_string(pick) + ")");
       if (e == kError) return Injected("read", name_);
-      IOStatus s = target()->Read(offset, n, o, result, scratch, dbg);
-      if (s.ok()) {
-        // An mmap file's results stay valid while the file is open, so
-        // its damaged copies must too.
-        std::lock_guard<std::mutex> lock(mu_);
-        kept_.emplace_back();
-        Damage(e, pick, where, result, &kept_.back());
-      }
+      // An mmap file's results stay valid while the file is open, so its
+      // damaged copies must too.
+      std::lock_guard<std::mutex> lock(mu_);
+      kept_.emplace_back();
+      Damage(e, pick, where, result, &kept_.back());
       return s;
     }
     // Through Read, so batched and asynchronous reads meet the faults too.
@@ -305,14 +311,14 @@ class FaultFS : public FileSystemWrapper {
           name_(std::move(name)) {}
     IOStatus Read(size_t n, const IOOptions& o, Slice* result, char* scratch,
                   IODebugContext* dbg) override {
+      IOStatus s = target()->Read(n, o, result, scratch, dbg);
       Effect e;
       uint64_t pick;
       std::string where;
-      if (!fs_->Decide(kRead, name_, &e, &pick, &where)) {
-        return target()->Read(n, o, result, scratch, dbg);
+      if (!s.ok() || !fs_->Decide(kRead, name_, &e, &pick, &where, result)) {
+        return s;
       }
       if (e == kError) return Injected("read", name_);
-      IOStatus s = target()->Read(n, o, result, scratch, dbg);
       // A short sequential read means the end of the file to the caller,
       // so only bit flips apply here.
       if (s.ok() && e == kFlipBit) Damage(e, pick, where, result, &kept_);
@@ -321,12 +327,14 @@ class FaultFS : public FileSystemWrapper {
     IOStatus PositionedRead(uint64_t offset, size_t n, const IOOptions& o,
                             Slice* result, char* scratch,
                             IODebugContext* dbg) override {
+      IOStatus s = target()->PositionedRead(offset, n, o, result, scratch, dbg);
       Effect e;
       uint64_t pick;
-      if (fs_->Decide(kRead, name_, &e, &pick)) {
+      std::string where;
+      if (s.ok() && fs_->Decide(kRead, name_, &e, &pick, &where, result)) {
         return Injected("read", name_);
       }
-      return target()->PositionedRead(offset, n, o, result, scratch, dbg);
+      return s;
     }
 
    private:

@@ -35,6 +35,7 @@
 #include "rocksdb/iterator.h"
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_writer.h"
+#include "rocksdb/table_properties.h"
 #include "rocksdb_robinhood/robinhood_table.h"
 #include "tests/fault_fs.h"
 #include "tests/test_util.h"
@@ -669,6 +670,8 @@ TEST_P(CompactionReadFaultTest, Input) {
     const bool fired = fs_->fired() > before;
     fs_->Clear();
     if (!fired) break;
+    fs_->Log("compaction with a fault at read " + std::to_string(nth) + ": " +
+             s.ToString());
     last_fired = static_cast<int>(nth);
     runs++;
     if (!s.ok()) {
@@ -750,6 +753,106 @@ class FlippedEntryReadTest : public FaultTestBase {
 TEST_F(FlippedEntryReadTest, InValue) { GetWithFlip("new-value"); }
 
 TEST_F(FlippedEntryReadTest, InKey) { GetWithFlip("target-key"); }
+
+// A bit flipped in transit in RocksDB's own read of the properties block
+// while a table is opened. The reader verifies the block's checksum on
+// bytes it reads itself, then has RocksDB's ReadTablePropertiesHelper read
+// the block again and parse it; that helper checks a checksum only for
+// footers whose magic number it knows (BlockTrailerSizeForMagicNumber is 0
+// for ours), so damage in the second read is parsed as if it were the
+// file's. The table's properties must come back as written, or the open
+// fail. Properties the reader relies on (entry and range deletion counts,
+// the external file version and global seqno) are cross-checked against
+// the meta block and the file's seqno, so what goes wrong unnoticed is what
+// GetPropertiesOfAllTables reports: the comparator name, our factory name.
+// (mmap)
+class FlippedPropertiesReadTest : public FaultTestBase,
+                                  public testing::WithParamInterface<bool> {
+ protected:
+  void SetUp() override {
+    Init(GetParam(), "flipped_properties");
+    if (HasFatalFailure()) return;
+    ASSERT_OK(Open());
+    WriteRange(0, 100, 1);
+    ASSERT_OK(db_->Flush(FlushOptions()));
+    written_ = Properties();
+    ASSERT_FALSE(written_.empty());
+  }
+
+  // The one table's properties as text, "" if they cannot be read.
+  std::string Properties() {
+    TablePropertiesCollection props;
+    Status s = db_->GetPropertiesOfAllTables(&props);
+    if (!s.ok() || props.size() != 1) return "";
+    const TableProperties& p = *props.begin()->second;
+    std::string out = p.ToString() + "; column family=" + p.column_family_name;
+    for (const auto& kv : p.user_collected_properties) {
+      out += "; " + kv.first + "=" + Slice(kv.second).ToString(true);
+    }
+    return out;
+  }
+
+  // Reopens with a bit flipped in the second read that contains `where`
+  // (the first is the reader's own, checked, read of the same bytes).
+  void ReopenWithFlip(const std::string& where) {
+    CloseDB();
+    FaultFS::Rule r;
+    r.op = FaultFS::kRead;
+    r.name_contains = ".sst";
+    r.nth = 2;
+    r.effect = FaultFS::kFlipBit;
+    r.flip_where = where;
+    fs_->Arm(r);
+    Status s = Open();  // loads every table reader (max_open_files -1)
+    ASSERT_EQ(fs_->fired(), 1u) << "no second read of \"" << where << "\"";
+    fs_->Clear();
+    if (!s.ok()) {
+      EXPECT_TRUE(s.IsCorruption() || s.IsIOError()) << s.ToString();
+      return;
+    }
+    const std::string got = Properties();
+    std::string changed;
+    if (!got.empty()) {
+      const auto before = Split(written_), after = Split(got);
+      for (size_t i = 0; i < after.size(); i++) {
+        if (i >= before.size() || after[i] != before[i]) {
+          changed += "\n  " + after[i] + "  (was " +
+                     (i < before.size() ? before[i] : "absent") + ")";
+        }
+      }
+    }
+    EXPECT_TRUE(got.empty() || got == written_)
+        << "after a bit flip in \"" << where
+        << "\" the table opened and these properties read back wrong:"
+        << changed;
+  }
+
+  static std::vector<std::string> Split(const std::string& s) {
+    std::vector<std::string> out;
+    size_t start = 0, end;
+    while ((end = s.find("; ", start)) != std::string::npos) {
+      out.push_back(s.substr(start, end - start));
+      start = end + 2;
+    }
+    out.push_back(s.substr(start));
+    return out;
+  }
+
+  std::string written_;
+};
+
+TEST_P(FlippedPropertiesReadTest, ComparatorName) {
+  ReopenWithFlip("BytewiseComparator");
+}
+
+TEST_P(FlippedPropertiesReadTest, FactoryName) {
+  ReopenWithFlip("RobinHoodTable");
+}
+
+INSTANTIATE_TEST_SUITE_P(Faults, FlippedPropertiesReadTest, testing::Bool(),
+                         [](const testing::TestParamInfo<bool>& i) {
+                           return std::string(i.param ? "mmap" : "pread");
+                         });
 
 }  // namespace
 }  // namespace ROCKSDB_NAMESPACE
