@@ -240,7 +240,10 @@ class FaultFS : public FileSystemWrapper {
     bool Fails(Op op) {
       Effect e;
       uint64_t pick;
-      return fs_->Decide(op, name_, &e, &pick);
+      if (!fs_->Decide(op, name_, &e, &pick)) return false;
+      fs_->Log(std::string(op == kAppend ? "append" : op == kSync ? "sync" : "close") +
+               " fails on " + name_);
+      return true;
     }
     FaultFS* const fs_;
     const std::string name_;
