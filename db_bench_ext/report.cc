@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cinttypes>
-#include <cmath>
 #include <functional>
 #include <set>
+
+#include "tools/common/json_writer.h"
 
 namespace db_bench_ext {
 
@@ -38,34 +39,6 @@ std::string HumanBytes(double b) {
 std::string Ratio(double num, double den) {
   if (den <= 0 || num <= 0) return "-";
   return Fmt("%.2fx", num / den);
-}
-
-std::string JsonEscape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '"': o += "\\\""; break;
-      case '\\': o += "\\\\"; break;
-      case '\n': o += "\\n"; break;
-      case '\t': o += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char esc[8];
-          snprintf(esc, sizeof(esc), "\\u%04x", unsigned(static_cast<unsigned char>(c)));
-          o += esc;
-        } else {
-          o += c;
-        }
-    }
-  }
-  return o;
-}
-
-std::string JsonNum(double v) {
-  if (!std::isfinite(v)) return "null";
-  char buf[64];
-  snprintf(buf, sizeof(buf), "%.6g", v);
-  return buf;
 }
 
 // A peak memory figure with bytes per entry, or n/a.
@@ -360,112 +333,110 @@ void Report::PrintTargets(FILE* out, const RunInfo& info) const {
 }
 
 bool Report::WriteJson(const std::string& path, const RunInfo& info) const {
+  using rh_tools::JsonWriter;
+  constexpr JsonWriter::Layout kInline = JsonWriter::Layout::kInline;
   FILE* f = fopen(path.c_str(), "w");
   if (!f) return false;
   std::vector<PhaseResult> med = Medians();
-  fprintf(f, "{\n  \"tool\": \"db_bench_ext\",\n");
-  fprintf(f, "  \"command_line\": \"%s\",\n",
-          JsonEscape(info.command_line).c_str());
-  fprintf(f,
-          "  \"config\": {\"num\": %" PRIu64 ", \"reads\": %" PRIu64
-          ", \"threads\": %d, \"repetitions\": %d, \"batch_size\": %d, "
-          "\"seek_nexts\": %d, \"seed\": %" PRIu64 "},\n",
-          info.num, info.reads, info.threads, info.repetitions,
-          info.batch_size, info.seek_nexts, info.seed);
-  fprintf(f, "  \"machine\": \"%s\",\n  \"rocksdb_version\": \"%s\",\n",
-          JsonEscape(info.machine).c_str(),
-          JsonEscape(info.rocksdb_version).c_str());
-  fprintf(f, "  \"total_seconds\": %s,\n", JsonNum(info.total_seconds).c_str());
-  fprintf(f, "  \"workloads\": {");
-  bool first = true;
-  for (const auto& w : info.workload_order) {
-    fprintf(f, "%s\n    \"%s\": {\"description\": \"%s\", \"formats\": [",
-            first ? "" : ",", JsonEscape(w).c_str(),
-            info.workload_desc.count(w)
-                ? JsonEscape(info.workload_desc.at(w)).c_str()
-                : "");
-    bool ff = true;
-    if (info.format_desc.count(w)) {
-      for (const auto& d : info.format_desc.at(w)) {
-        fprintf(f, "%s\"%s\"", ff ? "" : ", ", JsonEscape(d).c_str());
-        ff = false;
+  bool written = false;
+  {  // the writer flushes as it goes out of scope: before fclose
+    // One line per workload and per result: the file stays readable and
+    // diffable by line however many results a run has.
+    JsonWriter j(f);
+    j.BeginObject();
+    j.Key("tool").String("db_bench_ext");
+    j.Key("command_line").String(info.command_line);
+    j.Key("config").BeginObject(kInline);
+    j.Key("num").Uint(info.num);
+    j.Key("reads").Uint(info.reads);
+    j.Key("threads").Int(info.threads);
+    j.Key("repetitions").Int(info.repetitions);
+    j.Key("batch_size").Int(info.batch_size);
+    j.Key("seek_nexts").Int(info.seek_nexts);
+    j.Key("seed").Uint(info.seed);
+    j.EndObject();
+    j.Key("machine").String(info.machine);
+    j.Key("rocksdb_version").String(info.rocksdb_version);
+    j.Key("total_seconds").Real(info.total_seconds);
+    j.Key("workloads").BeginObject();
+    for (const auto& w : info.workload_order) {
+      j.Key(w).BeginObject(kInline);
+      j.Key("description")
+          .String(info.workload_desc.count(w) ? info.workload_desc.at(w) : "");
+      j.Key("formats").BeginArray(kInline);
+      if (info.format_desc.count(w)) {
+        for (const auto& d : info.format_desc.at(w)) j.String(d);
       }
+      j.EndArray();
+      j.EndObject();
     }
-    fprintf(f, "]}");
-    first = false;
-  }
-  fprintf(f, "\n  },\n  \"results\": [");
-  first = true;
-  for (const auto& r : med) {
-    const PhaseResult* rh = Find(med, r.workload, "robinhood", r.phase);
-    double vs_rh = 0;
-    if (rh && !r.skipped) {
-      vs_rh = r.IsBuild() ? r.entries_per_sec / rh->entries_per_sec
-                          : r.ops_per_sec / rh->ops_per_sec;
-    }
-    fprintf(f, "%s\n    {\"workload\": \"%s\", \"format\": \"%s\", "
-               "\"phase\": \"%s\", \"skipped\": %s",
-            first ? "" : ",", r.workload.c_str(), r.format.c_str(),
-            r.phase.c_str(), r.skipped ? "true" : "false");
-    first = false;
-    if (r.skipped) {
-      fprintf(f, ", \"reason\": \"%s\"}", JsonEscape(r.reason).c_str());
-      continue;
-    }
-    if (!r.note.empty()) {
-      fprintf(f, ", \"note\": \"%s\"", JsonEscape(r.note).c_str());
-    }
-    fprintf(f, ", \"repetitions\": %d", r.repetition);
-    if (r.IsBuild()) {
-      fprintf(f,
-              ", \"entries_per_sec\": %s, \"seconds\": %s, "
-              "\"stage1_seconds\": %s, \"stage2_seconds\": %s, "
-              "\"entries\": %" PRIu64 ", \"files\": %" PRIu64
-              ", \"file_bytes\": %" PRIu64 ", \"bytes_per_entry\": %s, "
-              "\"index_bytes\": %" PRIu64 ", \"filter_bytes\": %" PRIu64
-              ", \"builder_peak_bytes\": %s, \"heap_peak_bytes\": %s",
-              JsonNum(r.entries_per_sec).c_str(),
-              JsonNum(r.build_seconds).c_str(),
-              JsonNum(r.stage1_seconds).c_str(),
-              JsonNum(r.stage2_seconds).c_str(), r.entries, r.files,
-              r.file_bytes, JsonNum(r.BytesPerEntry()).c_str(), r.index_bytes,
-              r.filter_bytes,
-              r.builder_peak_bytes >= 0
-                  ? std::to_string(r.builder_peak_bytes).c_str()
-                  : "null",
-              r.heap_peak_bytes >= 0 ? std::to_string(r.heap_peak_bytes).c_str()
-                                     : "null");
-      if (rh && rh->file_bytes) {
-        fprintf(f, ", \"size_vs_robinhood\": %s",
-                JsonNum(double(r.file_bytes) / double(rh->file_bytes)).c_str());
+    j.EndObject();
+    j.Key("results").BeginArray();
+    for (const auto& r : med) {
+      const PhaseResult* rh = Find(med, r.workload, "robinhood", r.phase);
+      double vs_rh = 0;
+      if (rh && !r.skipped) {
+        vs_rh = r.IsBuild() ? r.entries_per_sec / rh->entries_per_sec
+                            : r.ops_per_sec / rh->ops_per_sec;
       }
-    } else {
-      fprintf(f,
-              ", \"ops\": %" PRIu64 ", \"found\": %" PRIu64
-              ", \"ops_per_sec\": %s, \"micros_per_op\": %s, \"seconds\": %s, "
-              "\"p50_us\": %s, \"p99_us\": %s, \"p999_us\": %s, "
-              "\"latency_per_batch\": %s",
-              r.ops, r.found, JsonNum(r.ops_per_sec).c_str(),
-              JsonNum(r.micros_per_op).c_str(), JsonNum(r.seconds).c_str(),
-              JsonNum(r.p50_us).c_str(), JsonNum(r.p99_us).c_str(),
-              JsonNum(r.p999_us).c_str(),
-              r.latency_per_batch ? "true" : "false");
+      j.BeginObject(kInline);
+      j.Key("workload").String(r.workload);
+      j.Key("format").String(r.format);
+      j.Key("phase").String(r.phase);
+      j.Key("skipped").Bool(r.skipped);
+      if (r.skipped) {
+        j.Key("reason").String(r.reason);
+        j.EndObject();
+        continue;
+      }
+      if (!r.note.empty()) j.Key("note").String(r.note);
+      j.Key("repetitions").Int(r.repetition);
+      if (r.IsBuild()) {
+        j.Key("entries_per_sec").Real(r.entries_per_sec);
+        j.Key("seconds").Real(r.build_seconds);
+        j.Key("stage1_seconds").Real(r.stage1_seconds);
+        j.Key("stage2_seconds").Real(r.stage2_seconds);
+        j.Key("entries").Uint(r.entries);
+        j.Key("files").Uint(r.files);
+        j.Key("file_bytes").Uint(r.file_bytes);
+        j.Key("bytes_per_entry").Real(r.BytesPerEntry());
+        j.Key("index_bytes").Uint(r.index_bytes);
+        j.Key("filter_bytes").Uint(r.filter_bytes);
+        // -1: not measured, which null says without a sentinel.
+        j.Key("builder_peak_bytes");
+        r.builder_peak_bytes >= 0 ? j.Int(r.builder_peak_bytes) : j.Null();
+        j.Key("heap_peak_bytes");
+        r.heap_peak_bytes >= 0 ? j.Int(r.heap_peak_bytes) : j.Null();
+        if (rh && rh->file_bytes) {
+          j.Key("size_vs_robinhood")
+              .Real(double(r.file_bytes) / double(rh->file_bytes));
+        }
+      } else {
+        j.Key("ops").Uint(r.ops);
+        j.Key("found").Uint(r.found);
+        j.Key("ops_per_sec").Real(r.ops_per_sec);
+        j.Key("micros_per_op").Real(r.micros_per_op);
+        j.Key("seconds").Real(r.seconds);
+        j.Key("p50_us").Real(r.p50_us);
+        j.Key("p99_us").Real(r.p99_us);
+        j.Key("p999_us").Real(r.p999_us);
+        j.Key("latency_per_batch").Bool(r.latency_per_batch);
+      }
+      j.Key("vs_robinhood");
+      vs_rh > 0 ? j.Real(vs_rh) : j.Null();
+      // Every repetition's headline number.
+      j.Key("samples").BeginArray(kInline);
+      for (const auto& s : samples_.at(Key(r))) {
+        if (!s.skipped) j.Real(r.IsBuild() ? s.entries_per_sec : s.ops_per_sec);
+      }
+      j.EndArray();
+      j.EndObject();
     }
-    fprintf(f, ", \"vs_robinhood\": %s", vs_rh > 0 ? JsonNum(vs_rh).c_str()
-                                                    : "null");
-    // Every repetition's headline number.
-    fprintf(f, ", \"samples\": [");
-    bool fs = true;
-    for (const auto& s : samples_.at(Key(r))) {
-      if (s.skipped) continue;
-      fprintf(f, "%s%s", fs ? "" : ", ",
-              JsonNum(r.IsBuild() ? s.entries_per_sec : s.ops_per_sec).c_str());
-      fs = false;
-    }
-    fprintf(f, "]}");
+    j.EndArray();
+    j.EndObject();
+    written = j.Flush();
   }
-  fprintf(f, "\n  ]\n}\n");
-  return fclose(f) == 0;
+  return fclose(f) == 0 && written;
 }
 
 bool Report::WriteCsv(const std::string& path) const {

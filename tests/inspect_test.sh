@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Tool test: rh_inspect on files of known contents written by rh_sample
-# (tools/rh_sample.cc says exactly what each holds): every command's text and
-# --json output (parsed by Python), FROM/TO bounds and --limit, binary keys
-# with --hex, a reverse-comparator file, that get finds the keys written and
-# not their neighbours, the exit statuses (0 ok, 1 key not found, 2 not a
-# RobinHoodTable file or damaged, 64 usage), and damaged or foreign files
-# (a BlockBasedTable SST, a text file, empty, missing, truncated, one byte
-# flipped in each part), which must fail with status 2 and a message naming
-# the file (and for damage, "Corruption" and the offset), never a crash.
+# (tests/tools/rh_sample.cc says exactly what each holds): every command's
+# text and --json output (parsed by Python), FROM/TO bounds and --limit,
+# binary keys with --hex, a reverse-comparator file, that get finds the keys
+# written and not their neighbours, the exit statuses (0 ok, 1 key not found,
+# 2 not a RobinHoodTable file or damaged, 64 usage), and damaged or foreign
+# files (a BlockBasedTable SST, a text file, empty, missing, truncated, one
+# byte flipped in each part), which must fail with status 2 and a message
+# naming the file (and for damage, "Corruption" and the offset), never a
+# crash.
 #
 # Environment (set by CMake's ctest): RH_BUILD_DIR = the build directory,
 # holding rh_inspect and rh_sample.

@@ -47,6 +47,7 @@
 #include "rocksdb/statistics.h"
 #include "rocksdb/write_batch.h"
 #include "rocksdb_robinhood/robinhood_table.h"
+#include "tests/fault_fs.h"
 #include "tests/stress_model.h"
 #include "tests/test_util.h"
 
@@ -143,6 +144,12 @@ class StressTest : public testing::TestWithParam<bool> {
 
   Options MakeOptions() {
     Options o;
+    // Nothing crashes here, so syncs only slow the writer (flushes and
+    // compactions wait on them) without testing anything.
+    fs_ = std::make_shared<FaultFS>(FileSystem::Default());
+    fs_->SkipSyncs(true);
+    env_ = NewCompositeEnv(fs_);
+    o.env = env_.get();
     o.create_if_missing = true;
     o.allow_mmap_reads = mmap();
     // The minimum RocksDB accepts (it clips lower values to 20); ten of
@@ -762,6 +769,8 @@ class StressTest : public testing::TestWithParam<bool> {
   }
 
   uint64_t seed_ = 0;
+  std::shared_ptr<FaultFS> fs_;
+  std::unique_ptr<Env> env_;
   std::string path_, ingest_dir_;
   Options options_;
   std::unique_ptr<DB> db_;

@@ -44,7 +44,9 @@ for mode in raw crafted; do
     failed=1
     echo "fuzz: $mode CRASHED; see build-fuzz/fuzz-$mode.log and $crashes/" >&2
   fi
-  grep -E '^(#[0-9]+ +DONE|stat::|INFO: Loaded|==[0-9]+==ERROR|SUMMARY)' \
+  # The last progress line (plain or fork mode), then any report.
+  grep -E '^#[0-9]+:? ' "build-fuzz/fuzz-$mode.log" | tail -1 || true
+  grep -E '^(stat::|==[0-9]+==ERROR|SUMMARY|CRASH)' \
     "build-fuzz/fuzz-$mode.log" | head -20 || true
   ls "$crashes"
 done

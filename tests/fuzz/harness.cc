@@ -118,8 +118,13 @@ void RunInput(const uint8_t* data, size_t size, Mode mode) {
               icmp->user_comparator()->Name(), s.ToString().c_str());
     }
     if (!s.ok()) continue;
-    ExerciseReader(table.get(), *icmp, /*verify_checksums=*/true);
-    ExerciseReader(table.get(), *icmp, /*verify_checksums=*/false);
+    for (bool verify : {true, false}) {
+      if (f.verbose) {
+        fprintf(stderr, "rh_fuzz: reading (mmap %d, verify_checksums %d)\n",
+                int(mmap), int(verify));
+      }
+      ExerciseReader(table.get(), *icmp, verify);
+    }
   }
 }
 

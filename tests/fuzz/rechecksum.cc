@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "table/robinhood_format.h"
+#include "table/table_meta.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
 

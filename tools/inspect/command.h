@@ -1,0 +1,42 @@
+// What main hands a command: the parsed command line and the opened file;
+// and what a command hands back: an exit status.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace rh_inspect {
+
+class TableFile;
+
+// Like grep and sst_dump: 1 is a negative answer, not an error.
+constexpr int kExitOk = 0;
+constexpr int kExitNotFound = 1;
+constexpr int kExitBadFile = 2;
+constexpr int kExitUsage = 64;  // sysexits.h EX_USAGE
+
+extern const char kUsage[];
+
+struct Args {
+  std::string command;
+  std::string file;
+  std::vector<std::string> rest;  // bytes: --hex already decoded
+  bool json = false;
+  bool hex = false;
+  uint64_t limit = std::numeric_limits<uint64_t>::max();
+  uint64_t samples = 100000;
+};
+
+// Returns an error message, "help" for --help, or "" if the arguments are
+// good (the command known, its argument count right).
+std::string ParseArgs(int argc, char** argv, Args* a);
+
+int Info(const Args& a, const TableFile& t);
+int Stats(const Args& a, const TableFile& t);
+int Get(const Args& a, const TableFile& t);
+int Scan(const Args& a, const TableFile& t);
+int Verify(const Args& a, const TableFile& t);
+
+}  // namespace rh_inspect

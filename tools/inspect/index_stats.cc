@@ -1,0 +1,93 @@
+#include "tools/inspect/index_stats.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <random>
+#include <string>
+
+#include "tools/inspect/text_format.h"
+
+namespace rh_inspect {
+
+using namespace ROCKSDB_NAMESPACE::robinhood;
+
+uint64_t IndexStats::ProbePercentile(double q) const {
+  const double want = q * static_cast<double>(used);
+  uint64_t seen = 0;
+  for (size_t d = 0; d < histogram.size(); ++d) {
+    seen += histogram[d];
+    if (static_cast<double>(seen) >= want) return d + 1;
+  }
+  return histogram.size();
+}
+
+Status ComputeIndexStats(const TableFile& t, uint64_t samples,
+                         IndexStats* st) {
+  const HashIndex& index = t.hash_index();
+  const IndexGeometry& geo = index.geometry();
+  const TableMeta& m = t.meta();
+  uint64_t run = 0;
+  for (uint64_t i = 0; i < geo.slots; ++i) {
+    const uint64_t w = index.Slot(i);
+    if (w == 0) {
+      run = 0;
+      continue;
+    }
+    if (run++ == 0) ++st->clusters;
+    st->max_cluster = std::max(st->max_cluster, run);
+    ++st->used;
+    if (i >= geo.capacity) ++st->overflow_used;
+    // An address field of 0 in a used slot decodes as 2^64 - 1: past the log.
+    const uint64_t address = index.AddressOf(w);
+    if (address >= m.log_logical_bytes) {
+      return Status::Corruption(
+          Format("hash index: slot %" PRIu64 " holds an address past the log",
+                 i));
+    }
+    uint64_t d = index.DisplacementOf(w);
+    if (d == kSaturatedDisplacement) {  // 255 or more: find the home
+      std::string key;
+      Status s = t.UserKeyAt(address, &key);
+      if (!s.ok()) return s;
+      const uint64_t home = index.Home(KeyHash(key, m.hash_seed));
+      if (home > i) {
+        return Status::Corruption(
+            Format("hash index: slot %" PRIu64 " before its home", i));
+      }
+      d = i - home;
+    }
+    if (d >= geo.slots) {
+      return Status::Corruption(
+          Format("hash index: slot %" PRIu64 " displaced past the index", i));
+    }
+    if (st->histogram.size() <= d) st->histogram.resize(d + 1, 0);
+    ++st->histogram[d];
+    st->total_displacement += d;
+  }
+  if (st->used != m.num_keys) {
+    return Status::Corruption(Format("hash index: %" PRIu64
+                                     " used slots for %" PRIu64 " keys",
+                                     st->used, m.num_keys));
+  }
+  // Misses: probe random hashes (fixed seed, so runs agree). A hash of a
+  // key in the file turns up with probability keys / 2^56: never, here.
+  std::mt19937_64 rng(0x726820696e737063ULL);
+  uint64_t total = 0, log_reads = 0;
+  for (uint64_t n = 0; n < samples && m.num_keys > 0; ++n) {
+    const uint64_t hash = rng() & ~uint64_t{0xff};
+    const uint64_t read = index.Probe(hash, [&](uint64_t) {
+      ++log_reads;
+      return false;
+    });
+    total += read;
+    st->miss_max = std::max(st->miss_max, read);
+    ++st->samples;
+  }
+  if (st->samples > 0) {
+    st->miss_mean = static_cast<double>(total) / st->samples;
+    st->miss_log_reads = static_cast<double>(log_reads) / st->samples;
+  }
+  return Status::OK();
+}
+
+}  // namespace rh_inspect

@@ -1,0 +1,153 @@
+// info: what the file is: format, counts, the size of each part, the
+// options recorded in it and every property.
+#include <cinttypes>
+
+#include "rocksdb_robinhood/robinhood_table.h"
+#include "tools/inspect/command.h"
+#include "tools/inspect/printer.h"
+#include "tools/inspect/properties.h"
+#include "tools/inspect/table_file.h"
+#include "tools/inspect/text_format.h"
+
+namespace rh_inspect {
+
+using namespace ROCKSDB_NAMESPACE;
+using namespace ROCKSDB_NAMESPACE::robinhood;
+
+namespace {
+
+void DescribeSections(Printer& out, const std::vector<Section>& sections) {
+  out.BeginArray("sections",
+                 Heading("sections (bytes include the 5-byte trailer)"));
+  for (const Section& s : sections) {
+    out.BeginObject(nullptr, Row(s.name, Format("%12" PRIu64
+                                                " bytes at offset %" PRIu64,
+                                                s.bytes, s.offset)));
+    out.Field("name", Str(s.name));
+    out.Field("offset", Uint(s.offset));
+    out.Field("bytes", Uint(s.bytes));
+    out.End();
+  }
+  out.End();
+}
+
+}  // namespace
+
+int Info(const Args& a, const TableFile& t) {
+  const TableMeta& m = t.meta();
+  const TableProperties& p = t.properties();
+  const size_t blocks = t.blocks().num_blocks();
+  uint64_t compressed_blocks = 0;
+  for (size_t b = 0; b < blocks; ++b) {
+    compressed_blocks += t.blocks().Get(b).compressed();
+  }
+  const auto& user = p.user_collected_properties;
+  const auto recorded = user.find(RobinHoodTablePropertyNames::kFactory);
+  const std::string factory =
+      recorded == user.end() ? std::string() : recorded->second;
+  uint64_t global_seqno = 0;
+  const bool has_global_seqno = GlobalSeqno(p, &global_seqno);
+  const double load_factor = static_cast<double>(m.num_keys) /
+                             static_cast<double>(m.index_capacity);
+  const uint32_t tag_bits = t.hash_index().geometry().tag_bits();
+  const std::string hash_seed = Format("0x%016" PRIx64, m.hash_seed);
+
+  Printer out(a);
+  out.Field("file", Str(a.file), Row("file"));
+  out.Field("ok", Bool(true));
+  out.Field("table_factory",
+            Str(factory.empty() ? kRobinHoodTableName : factory),
+            Row("table factory",
+                factory.empty() ? "(not recorded)" : Escaped(factory)));
+  out.Field("format_version", Uint(m.format_version), Row("format version"));
+  out.Field("comparator", Str(p.comparator_name), Row("comparator"));
+  out.Field("file_size", Uint(t.file_size()),
+            Row("file size", std::to_string(t.file_size()) + " bytes"));
+  out.Field("entries", Uint(m.num_entries),
+            Row("entries", Format("%" PRIu64 " (%" PRIu64
+                                  " deletions, %" PRIu64 " merge operands)",
+                                  m.num_entries, p.num_deletions,
+                                  p.num_merge_operands)));
+  out.Field("distinct_keys", Uint(m.num_keys), Row("distinct keys"));
+  out.Field("deletions", Uint(p.num_deletions));
+  out.Field("merge_operands", Uint(p.num_merge_operands));
+  out.Field("range_deletions", Uint(p.num_range_deletions),
+            Row("range deletions"));
+  out.Field("global_seqno", has_global_seqno ? Uint(global_seqno) : Null(),
+            Row("global seqno", has_global_seqno
+                                    ? std::to_string(global_seqno)
+                                    : "none"));
+  out.Field("data_size", Uint(p.data_size),
+            Row("data size",
+                std::to_string(p.data_size) + " bytes (the log)"));
+  out.Field("index_size", Uint(p.index_size),
+            Row("index size", std::to_string(p.index_size) +
+                                  " bytes (hash index, block table, sparse "
+                                  "index)"));
+
+  out.BeginObject("log", Row("log", Format("%" PRIu64 " bytes in %zu blocks, "
+                                           "%" PRIu64 " bytes uncompressed",
+                                           m.log_file_bytes, blocks,
+                                           m.log_logical_bytes)));
+  out.Field("file_bytes", Uint(m.log_file_bytes));
+  out.Field("logical_bytes", Uint(m.log_logical_bytes));
+  out.Field("blocks", Uint(blocks));
+  out.Field("compressed_blocks", Uint(compressed_blocks));
+  out.End();
+  out.Field("compression", Str(p.compression_name),
+            Row("compression", Escaped(p.compression_name) +
+                                   Format(" (%" PRIu64
+                                          " of %zu blocks compressed)",
+                                          compressed_blocks, blocks)));
+
+  out.BeginObject(
+      "hash_index",
+      Row("hash index",
+          Format("%" PRIu64 " bytes: %" PRIu64 " home slots + %" PRIu64
+                 " overflow, %u address bits, %u tag bits",
+                 m.index.size, m.index_capacity,
+                 m.index_slots - m.index_capacity, m.address_bits, tag_bits)));
+  out.Field("bytes", Uint(m.index.size));
+  out.Field("capacity", Uint(m.index_capacity));
+  out.Field("slots", Uint(m.index_slots));
+  out.Field("overflow_slots", Uint(m.index_slots - m.index_capacity));
+  out.Field("address_bits", Uint(m.address_bits));
+  out.Field("tag_bits", Uint(tag_bits));
+  out.Field("max_displacement", Uint(m.max_displacement),
+            Row("max displacement"));
+  out.Field("load_factor", Real(load_factor));
+  out.End();
+
+  out.BeginObject("sparse_index",
+                  Row("sparse index",
+                      Format("%zu records, %" PRIu64 " bytes",
+                             t.sparse_index_records(), m.sparse_index.size)));
+  out.Field("records", Uint(t.sparse_index_records()));
+  out.Field("bytes", Uint(m.sparse_index.size));
+  out.End();
+
+  // JSON lists the sections before the options, text after them.
+  const std::vector<Section> sections = t.Sections();
+  {
+    Printer::Only json(out, Printer::Form::kJson);
+    DescribeSections(out, sections);
+  }
+  out.BeginObject("options", Heading("options recorded in the file"));
+  out.Field("hash_seed", Str(hash_seed), Row("hash_seed"));
+  out.Field("log_block_size", Uint(m.log_block_size), Row("log_block_size"));
+  out.Field("sparse_index_interval", Uint(m.sparse_interval),
+            Row("sparse_index_interval"));
+  out.Field("load_factor", Real(load_factor),
+            Row("load_factor", Format("%.4f (distinct keys / home slots; the "
+                                      "configured target is at least this)",
+                                      load_factor)));
+  out.End();
+  {
+    Printer::Only text(out, Printer::Form::kText);
+    DescribeSections(out, sections);
+  }
+  DescribeProperties(out, p);
+  return kExitOk;
+}
+
+}  // namespace rh_inspect

@@ -1,0 +1,227 @@
+#include "tools/inspect/table_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstring>
+
+#include "db/range_tombstone_fragmenter.h"
+#include "file/random_access_file_reader.h"
+#include "rocksdb/comparator.h"
+#include "rocksdb/env.h"
+#include "rocksdb/file_system.h"
+#include "table/log_entry.h"
+#include "table/robinhood_table_reader.h"
+#include "table/table_view.h"
+#include "tools/inspect/errors.h"
+#include "tools/inspect/text_format.h"
+#include "util/coding.h"
+
+namespace rh_inspect {
+
+using namespace ROCKSDB_NAMESPACE;
+using namespace ROCKSDB_NAMESPACE::robinhood;
+
+namespace {
+
+struct Known {
+  uint64_t magic;
+  const char* what;
+};
+const Known kKnownMagics[] = {
+    {0x88e241b785f4cff7ull, "a BlockBasedTable SST file"},
+    {0xdb4775248b80fb57ull, "a legacy BlockBasedTable SST file"},
+    {0x8242229663bf9564ull, "a PlainTable SST file"},
+    {0x4f3418eb7a8f13b8ull, "a legacy PlainTable SST file"},
+    {0x926789d0c5f17873ull, "a CuckooTable SST file"},
+};
+
+// What the file is, from its kind and its last 8 bytes, before any parsing:
+// "" if it may be ours (the reader then checks everything), else why not.
+// Naming the format of a foreign SST file is the point of this check; the
+// reader would only say "bad magic number".
+std::string CheckFileKind(const std::string& path, uint64_t* file_size) {
+  const int fd = open(path.c_str(), O_RDONLY);
+  if (fd < 0) return std::string("cannot open: ") + strerror(errno);
+  struct stat st;
+  unsigned char tail[8];
+  std::string err;
+  if (fstat(fd, &st) != 0) {
+    err = std::string("cannot stat: ") + strerror(errno);
+  } else if (!S_ISREG(st.st_mode)) {
+    err = "not a regular file";
+  } else if (st.st_size < 8) {
+    err = Format("not a RobinHoodTable file: too short (%lld bytes)",
+                 static_cast<long long>(st.st_size));
+  } else if (pread(fd, tail, 8, st.st_size - 8) != 8) {
+    err = std::string("cannot read: ") + strerror(errno);
+  } else {
+    *file_size = static_cast<uint64_t>(st.st_size);
+    const uint64_t magic = DecodeFixed64(reinterpret_cast<char*>(tail));
+    if (magic != kMagicNumber) {
+      std::string what = "truncated, or not an SST file";
+      for (const Known& k : kKnownMagics) {
+        if (k.magic == magic) what = std::string("it is ") + k.what;
+      }
+      err = Format("not a RobinHoodTable file (magic number 0x%016" PRIx64
+                   " at offset %" PRIu64 ", expected 0x%016" PRIx64 "): ",
+                   magic, *file_size - 8, kMagicNumber) +
+            what;
+    }
+  }
+  close(fd);
+  return err;
+}
+
+}  // namespace
+
+TableFile::TableFile() = default;
+TableFile::~TableFile() = default;
+
+// Opens with the project's reader, which checks the footer, the meta block
+// and every section's checksum, under the user comparator `ucmp`.
+Status TableFile::OpenWith(const Comparator* ucmp) {
+  owner_.reset();
+  reader_ = nullptr;
+  props_.reset();
+  std::unique_ptr<FSRandomAccessFile> raf;
+  Status s = options_.env->GetFileSystem()->NewRandomAccessFile(
+      path_, FileOptions(), &raf, nullptr);
+  if (!s.ok()) return s;
+  icmp_.reset(new InternalKeyComparator(ucmp));
+  std::unique_ptr<RandomAccessFileReader> file(
+      new RandomAccessFileReader(std::move(raf), path_));
+  // kMaxSequenceNumber: no expected largest seqno, so an ingested file's
+  // entries surface with the global seqno recorded in it (0 if none).
+  s = RobinHoodTableReader::Open(*ioptions_, *icmp_, std::move(file),
+                                 file_size_, kMaxSequenceNumber, &owner_);
+  if (!s.ok()) return s;
+  reader_ = static_cast<RobinHoodTableReader*>(owner_.get());
+  props_ = reader_->GetTableProperties();
+  return s;
+}
+
+// The reader needs the comparator the file was written with (it checks the
+// order of the sparse index on open), whose name is in the properties, which
+// only the reader reads safely: RocksDB's parser asserts on damaged bytes in
+// this (non-NDEBUG) library, so the reader checks their checksum first. So
+// open with each comparator rh_inspect knows, bytewise first (nearly every
+// file), and keep the open whose properties name the comparator it used. A
+// wrong comparator can only fail as "keys out of order".
+std::string TableFile::Open(const std::string& path) {
+  path_ = path;
+  std::string err = CheckFileKind(path, &file_size_);
+  if (!err.empty()) return err;
+  options_.env = Env::Default();
+  ioptions_.reset(new ImmutableOptions(options_));
+
+  Status first_error;
+  for (const Comparator* ucmp :
+       {BytewiseComparator(), ReverseBytewiseComparator()}) {
+    Status s = OpenWith(ucmp);
+    if (!s.ok()) {
+      if (first_error.ok()) first_error = s;
+      if (s.ToString().find("keys out of order") == std::string::npos) break;
+      continue;
+    }
+    const std::string& name = props_->comparator_name;
+    if (name.empty() || name == ucmp->Name()) return "";
+    if (name != BytewiseComparator()->Name() &&
+        name != ReverseBytewiseComparator()->Name()) {
+      return "written with the comparator " + name +
+             ", which rh_inspect does not know";
+    }
+  }
+  owner_.reset();
+  return Describe(path, first_error.ok()
+                            ? Status::Corruption(
+                                  "the comparator named in the properties "
+                                  "does not order the sparse index")
+                            : first_error);
+}
+
+const TableMeta& TableFile::meta() const { return reader_->view().meta(); }
+const BlockTable& TableFile::blocks() const {
+  return reader_->view().blocks();
+}
+const HashIndex& TableFile::hash_index() const {
+  return reader_->view().hash_index();
+}
+size_t TableFile::sparse_index_records() const {
+  return reader_->view().sparse_index().size();
+}
+
+std::vector<Section> TableFile::Sections() const {
+  const TableMeta& m = meta();
+  auto with_trailer = [](const SectionHandle& h) {
+    return h.size + kTrailerSize;
+  };
+  const uint64_t meta_offset = m.metaindex.end_with_trailer();
+  return {
+      {"log", 0, m.log_file_bytes},
+      {"hash_index", m.index.offset, with_trailer(m.index)},
+      {"block_table", m.block_table.offset, with_trailer(m.block_table)},
+      {"sparse_index", m.sparse_index.offset, with_trailer(m.sparse_index)},
+      {"range_deletions", m.range_dels.offset, with_trailer(m.range_dels)},
+      {"properties", m.properties.offset, with_trailer(m.properties)},
+      {"metaindex", m.metaindex.offset, with_trailer(m.metaindex)},
+      {"meta", meta_offset, TableMeta::kEncodedLength + kTrailerSize},
+      {"footer", file_size_ - kFooterSize, kFooterSize},
+  };
+}
+
+std::unique_ptr<InternalIterator> TableFile::NewIterator() const {
+  ReadOptions ro;
+  ro.verify_checksums = true;
+  return std::unique_ptr<InternalIterator>(reader_->NewIterator(
+      ro, nullptr, nullptr, false, TableReaderCaller::kSSTDumpTool));
+}
+
+std::vector<RangeDel> TableFile::RangeDels() const {
+  std::vector<RangeDel> out;
+  std::unique_ptr<FragmentedRangeTombstoneIterator> it(
+      reader_->NewRangeTombstoneIterator(ReadOptions()));
+  if (!it) return out;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    out.push_back({it->start_key().ToString(), it->end_key().ToString(),
+                   it->seq()});
+  }
+  return out;
+}
+
+Status TableFile::FindNewest(const Slice& user_key, Newest* newest) const {
+  std::string buf;
+  EntryRef at;
+  const TableView& view = reader_->view();
+  Status s = view.FindNewest(user_key, KeyHash(user_key, meta().hash_seed),
+                             true, &buf, &at, &newest->found);
+  if (s.ok() && newest->found) {
+    newest->seq = view.Surfaced(at.entry.sequence);
+    newest->type = at.entry.type;
+  }
+  return s;
+}
+
+Status TableFile::UserKeyAt(uint64_t address, std::string* key) const {
+  if (address >= meta().log_logical_bytes) {
+    return Status::Corruption("hash index: address " +
+                              std::to_string(address) + " past the log");
+  }
+  // The reader's own entry read (and its checks).
+  std::string buf;
+  EntryRef at;
+  Status s = reader_->view().log().ReadEntry(address, true, &buf, &at);
+  if (!s.ok()) return s;
+  key->assign(at.entry.user_key.data(), at.entry.user_key.size());
+  return Status::OK();
+}
+
+Status TableFile::VerifyChecksums() const {
+  return reader_->VerifyChecksum(ReadOptions(),
+                                 TableReaderCaller::kSSTDumpTool);
+}
+
+}  // namespace rh_inspect

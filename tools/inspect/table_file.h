@@ -1,0 +1,112 @@
+// The one place rh_inspect touches RobinHoodTableReader: a file opened with
+// the project's reader (so the inspector checks what the reader checks),
+// and what the commands read through it. A change to the reader's interface
+// is an edit here only.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "options/cf_options.h"
+#include "rocksdb/options.h"
+#include "rocksdb/status.h"
+#include "rocksdb/table_properties.h"
+#include "table/block_table.h"
+#include "table/hash_index.h"
+#include "table/internal_iterator.h"
+#include "table/robinhood_format.h"
+#include "table/table_meta.h"
+#include "table/table_reader.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+class RobinHoodTableReader;
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE
+
+namespace rh_inspect {
+
+using ROCKSDB_NAMESPACE::Comparator;
+using ROCKSDB_NAMESPACE::InternalIterator;
+using ROCKSDB_NAMESPACE::InternalKeyComparator;
+using ROCKSDB_NAMESPACE::SequenceNumber;
+using ROCKSDB_NAMESPACE::Slice;
+using ROCKSDB_NAMESPACE::Status;
+using ROCKSDB_NAMESPACE::TableProperties;
+using ROCKSDB_NAMESPACE::ValueType;
+using ROCKSDB_NAMESPACE::robinhood::BlockTable;
+using ROCKSDB_NAMESPACE::robinhood::HashIndex;
+using ROCKSDB_NAMESPACE::robinhood::TableMeta;
+
+// A part of the file, trailer included.
+struct Section {
+  const char* name;
+  uint64_t offset;
+  uint64_t bytes;
+};
+
+struct RangeDel {
+  std::string start, end;
+  SequenceNumber seq;
+};
+
+// A key's newest entry as a point lookup finds it through the hash index.
+struct Newest {
+  bool found = false;
+  SequenceNumber seq = 0;  // as it surfaces: an ingested file's global seqno
+  ValueType type = ROCKSDB_NAMESPACE::kTypeValue;
+};
+
+class TableFile {
+ public:
+  TableFile();
+  ~TableFile();
+  TableFile(const TableFile&) = delete;
+  TableFile& operator=(const TableFile&) = delete;
+
+  // Opens `path`; returns "" or what is wrong with it (not naming the
+  // file). Not a Status: "not a RobinHoodTable file" is no status code's
+  // message, and is printed as it is.
+  std::string Open(const std::string& path);
+
+  const std::string& path() const { return path_; }
+  uint64_t file_size() const { return file_size_; }
+  const TableMeta& meta() const;
+  const TableProperties& properties() const { return *props_; }
+  const BlockTable& blocks() const;
+  const HashIndex& hash_index() const;
+  size_t sparse_index_records() const;
+  const InternalKeyComparator& icmp() const { return *icmp_; }
+  const Comparator* user_comparator() const {
+    return icmp_->user_comparator();
+  }
+
+  // The sections in file order, log first and footer last: they tile the
+  // file.
+  std::vector<Section> Sections() const;
+  // Every entry in internal-key order, each block's checksum verified.
+  std::unique_ptr<InternalIterator> NewIterator() const;
+  // The range tombstones as the reader serves them (fragmented).
+  std::vector<RangeDel> RangeDels() const;
+  Status FindNewest(const Slice& user_key, Newest* newest) const;
+  // The user key of the entry at log `address`, for a hash index slot
+  // whose displacement is saturated (its home is the key's hash's).
+  Status UserKeyAt(uint64_t address, std::string* key) const;
+  Status VerifyChecksums() const;
+
+ private:
+  Status OpenWith(const Comparator* ucmp);
+
+  std::string path_;
+  uint64_t file_size_ = 0;
+  ROCKSDB_NAMESPACE::Options options_;
+  std::unique_ptr<ROCKSDB_NAMESPACE::ImmutableOptions> ioptions_;
+  std::unique_ptr<InternalKeyComparator> icmp_;
+  std::unique_ptr<ROCKSDB_NAMESPACE::TableReader> owner_;
+  ROCKSDB_NAMESPACE::robinhood::RobinHoodTableReader* reader_ = nullptr;
+  std::shared_ptr<const TableProperties> props_;
+};
+
+}  // namespace rh_inspect

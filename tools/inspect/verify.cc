@@ -1,0 +1,116 @@
+// verify: every checksum, the log in order with every entry decoding, each
+// distinct key found through the hash index at its newest entry, and the
+// index holding exactly those keys, each within reach of its home.
+#include <cinttypes>
+#include <string>
+
+#include "tools/inspect/command.h"
+#include "tools/inspect/entry.h"
+#include "tools/inspect/errors.h"
+#include "tools/inspect/index_stats.h"
+#include "tools/inspect/printer.h"
+#include "tools/inspect/table_file.h"
+#include "tools/inspect/text_format.h"
+
+namespace rh_inspect {
+
+using namespace ROCKSDB_NAMESPACE;
+
+namespace {
+
+struct VerifyResult {
+  uint64_t entries = 0;
+  uint64_t keys = 0;
+};
+
+Status RunVerify(const TableFile& t, VerifyResult* r) {
+  Status s = t.VerifyChecksums();
+  if (!s.ok()) return s;
+  std::unique_ptr<InternalIterator> it = t.NewIterator();
+  const TableMeta& m = t.meta();
+  std::string prev;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    const Slice ikey = it->key();
+    Entry e;
+    s = ReadEntry(*it, &e);
+    if (!s.ok()) return s;
+    if (r->entries > 0 && t.icmp().Compare(prev, ikey) >= 0) {
+      return Status::Corruption("log: entry " + std::to_string(r->entries) +
+                                " out of order");
+    }
+    const bool new_key =
+        r->entries == 0 ||
+        t.user_comparator()->Compare(ExtractUserKey(prev), e.user_key) != 0;
+    if (new_key) {
+      ++r->keys;
+      Newest found;
+      s = t.FindNewest(e.user_key, &found);
+      if (!s.ok()) return s;
+      if (!found.found || found.seq != e.seq || found.type != e.type) {
+        return Status::Corruption("hash index: key " + Escaped(e.user_key) +
+                                  " not found at its newest entry");
+      }
+    }
+    prev.assign(ikey.data(), ikey.size());
+    ++r->entries;
+  }
+  s = it->status();
+  if (!s.ok()) return s;
+  if (r->entries != m.num_entries) {
+    return Status::Corruption("log: " + std::to_string(r->entries) +
+                              " entries, meta says " +
+                              std::to_string(m.num_entries));
+  }
+  if (r->keys != m.num_keys) {
+    return Status::Corruption("log: " + std::to_string(r->keys) +
+                              " distinct keys, meta says " +
+                              std::to_string(m.num_keys));
+  }
+  IndexStats st;
+  return ComputeIndexStats(t, 0, &st);
+}
+
+}  // namespace
+
+int Verify(const Args& a, const TableFile& t) {
+  VerifyResult r;
+  const Status s = RunVerify(t, &r);
+  const std::string error = s.ok() ? std::string() : Describe(a.file, s);
+  const size_t blocks = t.blocks().num_blocks();
+
+  Printer out(a);
+  out.Field("file", Str(a.file));
+  out.Field("ok", Bool(s.ok()),
+            s.ok() ? Line(Format("OK: %s: %" PRIu64 " entries, %" PRIu64
+                                 " distinct keys",
+                                 Escaped(a.file).c_str(), r.entries, r.keys))
+                   : TextForm());
+  out.Field("error", s.ok() ? Null() : Str(error),
+            s.ok() ? TextForm() : Line(error));
+  out.Field("entries", Uint(r.entries));
+  out.Field("distinct_keys", Uint(r.keys));
+  out.Field("blocks", Uint(blocks));
+  out.BeginArray("checksums",
+                 s.ok() ? Line(Format("checksums match: %zu log blocks, hash "
+                                      "index, block table, sparse index, "
+                                      "range deletions, properties, "
+                                      "metaindex, meta block, footer",
+                                      blocks))
+                        : TextForm());
+  if (s.ok()) {
+    for (const Section& sec : t.Sections()) out.Item(Str(sec.name));
+  }
+  out.End();
+  if (s.ok()) {
+    out.TextOnly(Line("the log is in order, and every key is found through "
+                      "the hash index at its newest entry"));
+  }
+  out.Finish();
+  if (!s.ok()) {
+    ReportError(a, error);
+    return kExitBadFile;
+  }
+  return kExitOk;
+}
+
+}  // namespace rh_inspect

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# tools/test.sh's suite built with AddressSanitizer and UBSan
+# (-DRH_SANITIZE=ON, the system's gcc) into build-asan/, run under ctest.
+# Only our code is instrumented; it links with the uninstrumented
+# librocksdb.so. The suite includes the fuzz regressions and seeds
+# (fuzz_regressions, fuzz_seeds). Extra arguments go to ctest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/setup.sh
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRH_SANITIZE=ON \
+  >/dev/null
+cmake --build build-asan -j2
+# Any report fails the test that caused it, with a stack.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+# Excluded: db_bench_smoke_test LD_PRELOADs our library into the system's
+# db_bench, and an instrumented library can only be loaded into a program
+# that loads the ASan runtime first ("ASan runtime does not come first").
+ctest --test-dir build-asan --output-on-failure -j2 \
+  -E '^db_bench_smoke_test$' "$@"
