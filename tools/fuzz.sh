@@ -34,20 +34,30 @@ opts=(-max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -max_len=8192
 if [ -n "${RH_FUZZ_KEEP_GOING:-}" ]; then
   opts+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 fi
-for mode in raw crafted; do
-  corpus="build-fuzz/corpus/$mode"
-  crashes="$crash_root/$mode"
+# The modes run side by side, one core each (the machines have two).
+run_mode() {
+  local mode="$1" corpus="build-fuzz/corpus/$1" crashes="$crash_root/$1"
   mkdir -p "$corpus" "$crashes"
   echo "fuzz: $mode for ${secs}s; crashes to $crashes/"
-  if ! "build-fuzz/rh_fuzz_$mode" "${opts[@]}" -artifact_prefix="$crashes/" \
-       "$corpus" build-fuzz/fuzz-seeds 2>"build-fuzz/fuzz-$mode.log"; then
+  "build-fuzz/rh_fuzz_$mode" "${opts[@]}" -artifact_prefix="$crashes/" \
+    "$corpus" build-fuzz/fuzz-seeds 2>"build-fuzz/fuzz-$mode.log"
+}
+pids=()
+for mode in raw crafted; do
+  run_mode "$mode" &
+  pids+=($!)
+done
+modes=(raw crafted)
+for i in 0 1; do
+  mode="${modes[$i]}"
+  if ! wait "${pids[$i]}"; then
     failed=1
-    echo "fuzz: $mode CRASHED; see build-fuzz/fuzz-$mode.log and $crashes/" >&2
+    echo "fuzz: $mode CRASHED; see build-fuzz/fuzz-$mode.log and $crash_root/$mode/" >&2
   fi
-  # The last progress line (plain or fork mode), then any report.
+  echo "fuzz: $mode:"
   grep -E '^#[0-9]+:? ' "build-fuzz/fuzz-$mode.log" | tail -1 || true
   grep -E '^(stat::|==[0-9]+==ERROR|SUMMARY|CRASH)' \
     "build-fuzz/fuzz-$mode.log" | head -20 || true
-  ls "$crashes"
+  ls "$crash_root/$mode"
 done
 exit "$failed"
