@@ -17,6 +17,18 @@ namespace {
 
 constexpr uint64_t kT = kTrailerSize;
 
+// A table of raw blocks of the given logical sizes.
+Status RawTable(const std::vector<uint64_t>& logical, BlockTable* t) {
+  BlockTableBuilder b;
+  uint64_t file = 0, total = 0;
+  for (uint64_t l : logical) {
+    b.Add(l + kT, l);
+    file += l + kT;
+    total += l;
+  }
+  return t->Init(b.Finish(), file, total, 256, "f", 0);
+}
+
 TEST(BlockTableTest, ExactBytes) {
   BlockTableBuilder b;
   b.Add(300 + kT, 300);  // raw
@@ -28,17 +40,12 @@ TEST(BlockTableTest, ExactBytes) {
 }
 
 TEST(BlockTableTest, FindsEveryAddress) {
-  BlockTableBuilder b;
-  std::vector<uint64_t> logical = {256, 300, 256, 1000, 257, 10};
-  uint64_t file = 0, total = 0;
-  for (uint64_t l : logical) {
-    b.Add(l + kT, l);
-    file += l + kT;
-    total += l;
-  }
+  const std::vector<uint64_t> logical = {256, 300, 256, 1000, 257, 10};
   BlockTable t;
-  ASSERT_OK(t.Init(b.Finish(), file, total, 256, "f", 0));
+  ASSERT_OK(RawTable(logical, &t));
   ASSERT_EQ(t.num_blocks(), logical.size());
+  uint64_t total = 0;
+  for (uint64_t l : logical) total += l;
   size_t block = 0;
   uint64_t start = 0;
   for (uint64_t a = 0; a < total; ++a) {
@@ -54,17 +61,10 @@ TEST(BlockTableTest, FindsEveryAddress) {
 // proportional to the block count, and lookups in a page that spans many
 // blocks still find the right one.
 TEST(BlockTableTest, PageTableBoundedByBlocks) {
-  BlockTableBuilder b;
   std::vector<uint64_t> logical(50, 256);
   logical[10] = 100 << 20;  // a 100 MiB entry, stored raw
-  uint64_t file = 0, total = 0;
-  for (uint64_t l : logical) {
-    b.Add(l + kT, l);
-    file += l + kT;
-    total += l;
-  }
   BlockTable t;
-  ASSERT_OK(t.Init(b.Finish(), file, total, 256, "f", 0));
+  ASSERT_OK(RawTable(logical, &t));
   EXPECT_LT(t.MemoryUsage(), 4096u);
   uint64_t start = 0;
   for (size_t i = 0; i < logical.size(); ++i) {

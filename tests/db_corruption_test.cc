@@ -177,6 +177,16 @@ class DBCorruptionTest
     return a;
   }
 
+  // FillOneFile, then the file's bytes and where its parts lie.
+  void FillOneFileAndRead(std::string* sst, std::string* original,
+                          Layout* layout) {
+    *sst = FillOneFile();
+    ASSERT_FALSE(sst->empty());
+    ASSERT_OK(ReadFileToString(Env::Default(), *sst, original));
+    TableFile table(*sst, /*existing=*/true);
+    *layout = LayoutOf(&table);
+  }
+
   const std::string dbname_;
   Options options_;
   std::unique_ptr<DB> db_;
@@ -184,12 +194,9 @@ class DBCorruptionTest
 };
 
 TEST_P(DBCorruptionTest, DamagedLogByte) {
-  const std::string sst = FillOneFile();
-  ASSERT_FALSE(sst.empty());
-  std::string original;
-  ASSERT_OK(ReadFileToString(Env::Default(), sst, &original));
-  TableFile table(sst, /*existing=*/true);
-  const Layout layout = LayoutOf(&table);
+  std::string sst, original;
+  Layout layout;
+  ASSERT_NO_FATAL_FAILURE(FillOneFileAndRead(&sst, &original, &layout));
   ASSERT_GE(layout.blocks.size(), 10u);
   const BlockLocation loc = layout.blocks[layout.blocks.size() / 2];
   const std::vector<std::pair<uint64_t, std::string>> targets = {
@@ -226,12 +233,9 @@ TEST_P(DBCorruptionTest, DamagedLogByte) {
 // Damage in a section verified at open: the DB refuses to open, or every
 // read of the file says Corruption.
 TEST_P(DBCorruptionTest, DamagedIndexOrFooter) {
-  const std::string sst = FillOneFile();
-  ASSERT_FALSE(sst.empty());
-  std::string original;
-  ASSERT_OK(ReadFileToString(Env::Default(), sst, &original));
-  TableFile table(sst, /*existing=*/true);
-  const Layout layout = LayoutOf(&table);
+  std::string sst, original;
+  Layout layout;
+  ASSERT_NO_FATAL_FAILURE(FillOneFileAndRead(&sst, &original, &layout));
   for (uint64_t off : {layout.meta.index.offset + layout.meta.index.size / 2,
                        layout.meta.sparse_index.offset + 1,
                        layout.meta_offset + 40, layout.file_size - 3}) {
