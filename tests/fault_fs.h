@@ -4,13 +4,14 @@
 // one) or at random with a seed the test prints, so a failure replays.
 //
 //   auto fs = std::make_shared<FaultFS>(FileSystem::Default());
-//   std::unique_ptr<Env> env = NewCompositeEnv(fs);
+//   std::unique_ptr<Env> env = NewFaultEnv(fs);
 //   options.env = env.get();
 //   fs->Arm({FaultFS::kAppend, ".sst", /*nth=*/1});  // next SST append fails
 //   ...
 //   fs->Clear();
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -21,7 +22,10 @@
 #include <string>
 #include <vector>
 
+#include "env/composite_env_wrapper.h"
+#include "rocksdb/env.h"
 #include "rocksdb/file_system.h"
+#include "rocksdb/system_clock.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -375,5 +379,24 @@ class FaultFS : public FileSystemWrapper {
   std::atomic<bool> skip_syncs_{false};
   std::atomic<bool> verbose_{false};
 };
+
+// RocksDB sleeps a second after a failed flush or compaction before it
+// schedules more background work; tests that fail dozens of them on
+// purpose wait a hundredth of that.
+class ShortSleepClock : public SystemClockWrapper {
+ public:
+  ShortSleepClock() : SystemClockWrapper(SystemClock::Default()) {}
+  static const char* kClassName() { return "RobinHoodTestShortSleepClock"; }
+  const char* Name() const override { return kClassName(); }
+  void SleepForMicroseconds(int micros) override {
+    target_->SleepForMicroseconds(std::min(micros, 10000));
+  }
+};
+
+// An Env whose files go through `fs` and whose sleeps are short.
+inline std::unique_ptr<Env> NewFaultEnv(const std::shared_ptr<FaultFS>& fs) {
+  return std::unique_ptr<Env>(new CompositeEnvWrapper(
+      Env::Default(), fs, std::make_shared<ShortSleepClock>()));
+}
 
 }  // namespace ROCKSDB_NAMESPACE

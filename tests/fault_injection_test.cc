@@ -110,7 +110,7 @@ class FaultTestBase : public testing::Test {
     mmap_ = mmap;
     fs_ = std::make_shared<FaultFS>(FileSystem::Default());
     fs_->Verbose(getenv("RH_FAULT_VERBOSE") != nullptr);
-    env_ = NewCompositeEnv(fs_);
+    env_ = NewFaultEnv(fs_);
     path_ = test_util::TempPath("fault", name + (mmap ? "_mmap" : "_pread"));
     options_ = Options();
     options_.env = env_.get();

@@ -148,7 +148,7 @@ class StressTest : public testing::TestWithParam<bool> {
     // compactions wait on them) without testing anything.
     fs_ = std::make_shared<FaultFS>(FileSystem::Default());
     fs_->SkipSyncs(true);
-    env_ = NewCompositeEnv(fs_);
+    env_ = NewFaultEnv(fs_);
     o.env = env_.get();
     o.create_if_missing = true;
     o.allow_mmap_reads = mmap();

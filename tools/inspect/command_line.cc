@@ -1,5 +1,4 @@
 #include "tools/inspect/command.h"
-
 #include "tools/inspect/text_format.h"
 
 namespace rh_inspect {
@@ -10,7 +9,8 @@ const char kUsage[] =
     "  stats  FILE              load factor, displacement histogram, probe\n"
     "                           lengths, bytes per entry   [--samples N]\n"
     "  get    FILE KEY          newest entry and all versions of KEY\n"
-    "  scan   FILE [FROM [TO]]  entries with FROM <= user key < TO [--limit N]\n"
+    "  scan   FILE [FROM [TO]]  entries with FROM <= user key < TO [--limit "
+    "N]\n"
     "  verify FILE              all checksums, a full scan, the hash index\n"
     "  --json  JSON output; --hex  KEY/FROM/TO in hex, bytes printed in hex\n"
     "exit status: 0 ok, 1 key not found (get), 2 not a RobinHoodTable file\n"

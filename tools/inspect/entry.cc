@@ -46,8 +46,8 @@ Status ReadEntry(const InternalIterator& it, Entry* e) {
   return Status::OK();
 }
 
-void DescribeEntry(Printer& out, const char* key, const Entry& e,
-                   bool with_key, const TextForm& text) {
+void DescribeEntry(Printer& out, const char* key, const Entry& e, bool with_key,
+                   const TextForm& text) {
   out.BeginObject(key, text);
   if (with_key) out.Field("key", Bytes(e.user_key));
   out.Field("seq", Uint(e.seq));

@@ -27,8 +27,8 @@ Status ReadEntry(const InternalIterator& it, Entry* e);
 
 // An entry as a JSON object ({key,} seq, type, value) under `key` (nullptr:
 // in an array), and `text` in text.
-void DescribeEntry(Printer& out, const char* key, const Entry& e,
-                   bool with_key, const TextForm& text);
+void DescribeEntry(Printer& out, const char* key, const Entry& e, bool with_key,
+                   const TextForm& text);
 // A range deletion as {start, end, seq} in an array, and `text` in text.
 void DescribeRangeDel(Printer& out, const RangeDel& r, const TextForm& text);
 

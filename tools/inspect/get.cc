@@ -39,8 +39,8 @@ int Get(const Args& a, const TableFile& t) {
   if (!s.ok()) return ReportFailure(a, Describe(a.file, s), kExitBadFile);
   const bool found = newest.found;
   if (found != !versions.empty() ||
-      (found && (newest.seq != versions[0].seq ||
-                 newest.type != versions[0].type))) {
+      (found &&
+       (newest.seq != versions[0].seq || newest.type != versions[0].type))) {
     return ReportFailure(a,
                          "Corruption: the hash index and the log disagree "
                          "about this key",
@@ -59,25 +59,25 @@ int Get(const Args& a, const TableFile& t) {
   out.Field("file", Str(a.file));
   out.Field("ok", Bool(true));
   out.Field("key", Bytes(key), Row("key"));
-  out.Field("hash", Str(Format("0x%016" PRIx64, hash)),
-            Row("hash", Format("0x%016" PRIx64 ", home slot %" PRIu64, hash,
-                               home)));
+  out.Field(
+      "hash", Str(Format("0x%016" PRIx64, hash)),
+      Row("hash", Format("0x%016" PRIx64 ", home slot %" PRIu64, hash, home)));
   out.Field("home_slot", Uint(home));
   out.Field("found", Bool(found));
   if (found) {
     const Entry& e = versions[0];
     const bool shows_value = !IsDeletion(e.type) || !e.value.empty();
-    DescribeEntry(out, "newest", e, false,
-                  Row("newest", "seq " + std::to_string(e.seq) + " " +
-                                    TypeString(e.type) +
-                                    (shows_value ? " " + text(e.value)
-                                                 : std::string())));
+    DescribeEntry(
+        out, "newest", e, false,
+        Row("newest", "seq " + std::to_string(e.seq) + " " +
+                          TypeString(e.type) +
+                          (shows_value ? " " + text(e.value) : std::string())));
   } else {
     out.Field("newest", Null(), Row("newest", "not found"));
   }
-  out.BeginArray("versions", found ? Row("versions",
-                                         std::to_string(versions.size()))
-                                   : TextForm());
+  out.BeginArray(
+      "versions",
+      found ? Row("versions", std::to_string(versions.size())) : TextForm());
   for (const Entry& v : versions) {
     DescribeEntry(out, nullptr, v, false,
                   Line("  " + std::to_string(v.seq) + "\t" +

@@ -21,8 +21,7 @@ uint64_t IndexStats::ProbePercentile(double q) const {
   return histogram.size();
 }
 
-Status ComputeIndexStats(const TableFile& t, uint64_t samples,
-                         IndexStats* st) {
+Status ComputeIndexStats(const TableFile& t, uint64_t samples, IndexStats* st) {
   const HashIndex& index = t.hash_index();
   const IndexGeometry& geo = index.geometry();
   const TableMeta& m = t.meta();
@@ -40,9 +39,8 @@ Status ComputeIndexStats(const TableFile& t, uint64_t samples,
     // An address field of 0 in a used slot decodes as 2^64 - 1: past the log.
     const uint64_t address = index.AddressOf(w);
     if (address >= m.log_logical_bytes) {
-      return Status::Corruption(
-          Format("hash index: slot %" PRIu64 " holds an address past the log",
-                 i));
+      return Status::Corruption(Format(
+          "hash index: slot %" PRIu64 " holds an address past the log", i));
     }
     uint64_t d = index.DisplacementOf(w);
     if (d == kSaturatedDisplacement) {  // 255 or more: find the home

@@ -32,7 +32,6 @@ struct IndexStats {
 };
 
 // Walks every slot, then probes `samples` random hashes that miss.
-Status ComputeIndexStats(const TableFile& t, uint64_t samples,
-                         IndexStats* st);
+Status ComputeIndexStats(const TableFile& t, uint64_t samples, IndexStats* st);
 
 }  // namespace rh_inspect

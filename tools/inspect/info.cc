@@ -20,9 +20,9 @@ void DescribeSections(Printer& out, const std::vector<Section>& sections) {
   out.BeginArray("sections",
                  Heading("sections (bytes include the 5-byte trailer)"));
   for (const Section& s : sections) {
-    out.BeginObject(nullptr, Row(s.name, Format("%12" PRIu64
-                                                " bytes at offset %" PRIu64,
-                                                s.bytes, s.offset)));
+    out.BeginObject(nullptr,
+                    Row(s.name, Format("%12" PRIu64 " bytes at offset %" PRIu64,
+                                       s.bytes, s.offset)));
     out.Field("name", Str(s.name));
     out.Field("offset", Uint(s.offset));
     out.Field("bytes", Uint(s.bytes));
@@ -47,8 +47,8 @@ int Info(const Args& a, const TableFile& t) {
       recorded == user.end() ? std::string() : recorded->second;
   uint64_t global_seqno = 0;
   const bool has_global_seqno = GlobalSeqno(p, &global_seqno);
-  const double load_factor = static_cast<double>(m.num_keys) /
-                             static_cast<double>(m.index_capacity);
+  const double load_factor =
+      static_cast<double>(m.num_keys) / static_cast<double>(m.index_capacity);
   const uint32_t tag_bits = t.hash_index().geometry().tag_bits();
   const std::string hash_seed = Format("0x%016" PRIx64, m.hash_seed);
 
@@ -64,41 +64,39 @@ int Info(const Args& a, const TableFile& t) {
   out.Field("file_size", Uint(t.file_size()),
             Row("file size", std::to_string(t.file_size()) + " bytes"));
   out.Field("entries", Uint(m.num_entries),
-            Row("entries", Format("%" PRIu64 " (%" PRIu64
-                                  " deletions, %" PRIu64 " merge operands)",
-                                  m.num_entries, p.num_deletions,
-                                  p.num_merge_operands)));
+            Row("entries",
+                Format("%" PRIu64 " (%" PRIu64 " deletions, %" PRIu64
+                       " merge operands)",
+                       m.num_entries, p.num_deletions, p.num_merge_operands)));
   out.Field("distinct_keys", Uint(m.num_keys), Row("distinct keys"));
   out.Field("deletions", Uint(p.num_deletions));
   out.Field("merge_operands", Uint(p.num_merge_operands));
   out.Field("range_deletions", Uint(p.num_range_deletions),
             Row("range deletions"));
   out.Field("global_seqno", has_global_seqno ? Uint(global_seqno) : Null(),
-            Row("global seqno", has_global_seqno
-                                    ? std::to_string(global_seqno)
-                                    : "none"));
+            Row("global seqno",
+                has_global_seqno ? std::to_string(global_seqno) : "none"));
   out.Field("data_size", Uint(p.data_size),
-            Row("data size",
-                std::to_string(p.data_size) + " bytes (the log)"));
+            Row("data size", std::to_string(p.data_size) + " bytes (the log)"));
   out.Field("index_size", Uint(p.index_size),
             Row("index size", std::to_string(p.index_size) +
                                   " bytes (hash index, block table, sparse "
                                   "index)"));
 
-  out.BeginObject("log", Row("log", Format("%" PRIu64 " bytes in %zu blocks, "
-                                           "%" PRIu64 " bytes uncompressed",
-                                           m.log_file_bytes, blocks,
-                                           m.log_logical_bytes)));
+  out.BeginObject(
+      "log", Row("log", Format("%" PRIu64 " bytes in %zu blocks, "
+                               "%" PRIu64 " bytes uncompressed",
+                               m.log_file_bytes, blocks, m.log_logical_bytes)));
   out.Field("file_bytes", Uint(m.log_file_bytes));
   out.Field("logical_bytes", Uint(m.log_logical_bytes));
   out.Field("blocks", Uint(blocks));
   out.Field("compressed_blocks", Uint(compressed_blocks));
   out.End();
-  out.Field("compression", Str(p.compression_name),
-            Row("compression", Escaped(p.compression_name) +
-                                   Format(" (%" PRIu64
-                                          " of %zu blocks compressed)",
-                                          compressed_blocks, blocks)));
+  out.Field(
+      "compression", Str(p.compression_name),
+      Row("compression", Escaped(p.compression_name) +
+                             Format(" (%" PRIu64 " of %zu blocks compressed)",
+                                    compressed_blocks, blocks)));
 
   out.BeginObject(
       "hash_index",

@@ -16,14 +16,14 @@ constexpr int kTopLabelWidth = 24;
 Value Uint(uint64_t v) {
   Value x;
   x.kind = Value::Kind::kUint;
-  x.uint = v;
+  x.unsigned_value = v;
   return x;
 }
 
 Value Int(int64_t v) {
   Value x;
   x.kind = Value::Kind::kInt;
-  x.int_ = v;
+  x.signed_value = v;
   return x;
 }
 
@@ -167,8 +167,7 @@ void Printer::TextOnly(const TextForm& t) {
 void Printer::PrintText(const TextForm& t, const Value* v) {
   const Group& g = groups_.back();
   switch (t.kind) {
-    case TextForm::Kind::kNone:
-      break;
+    case TextForm::Kind::kNone: break;
     case TextForm::Kind::kRow: {
       const std::string text =
           t.text ? *t.text : (v != nullptr ? ValueText(*v) : std::string());
@@ -176,19 +175,15 @@ void Printer::PrintText(const TextForm& t, const Value* v) {
              text.c_str());
       break;
     }
-    case TextForm::Kind::kLine:
-      printf("%s\n", t.text->c_str());
-      break;
-    case TextForm::Kind::kHeading:
-      printf("\n%s\n", t.label.c_str());
-      break;
+    case TextForm::Kind::kLine: printf("%s\n", t.text->c_str()); break;
+    case TextForm::Kind::kHeading: printf("\n%s\n", t.label.c_str()); break;
   }
 }
 
 std::string Printer::ValueText(const Value& v) const {
   switch (v.kind) {
-    case Value::Kind::kUint: return std::to_string(v.uint);
-    case Value::Kind::kInt: return std::to_string(v.int_);
+    case Value::Kind::kUint: return std::to_string(v.unsigned_value);
+    case Value::Kind::kInt: return std::to_string(v.signed_value);
     case Value::Kind::kReal: return Format("%.6g", v.real);
     case Value::Kind::kBool: return v.boolean ? "true" : "false";
     case Value::Kind::kNull: return "";
@@ -210,8 +205,8 @@ void Printer::WriteKey(std::string_view key) {
 
 void Printer::WriteValue(const Value& v) {
   switch (v.kind) {
-    case Value::Kind::kUint: json_->Uint(v.uint); return;
-    case Value::Kind::kInt: json_->Int(v.int_); return;
+    case Value::Kind::kUint: json_->Uint(v.unsigned_value); return;
+    case Value::Kind::kInt: json_->Int(v.signed_value); return;
     case Value::Kind::kReal: json_->Real(v.real); return;
     case Value::Kind::kBool: json_->Bool(v.boolean); return;
     case Value::Kind::kNull: json_->Null(); return;
@@ -221,8 +216,7 @@ void Printer::WriteValue(const Value& v) {
         return;
       }
       break;  // as bytes
-    case Value::Kind::kBytes:
-      break;
+    case Value::Kind::kBytes: break;
   }
   if (args_.hex || !IsText(v.bytes)) {
     json_->BeginObject(rh_tools::JsonWriter::Layout::kInline);

@@ -8,6 +8,7 @@
 //     text:  "file size                42 bytes"
 //     JSON:  "file_size": 42
 //
+// A command's JSON is one object, which the printer opens and closes.
 // A field with no text form is JSON only; TextOnly() is text only. Groups
 // (BeginObject/BeginArray ... End) are JSON objects and arrays; in text a
 // group may print a row or line of its own, or a heading under which its
@@ -34,8 +35,8 @@ namespace rh_inspect {
 struct Value {
   enum class Kind { kUint, kInt, kReal, kBool, kNull, kStr, kBytes };
   Kind kind = Kind::kNull;
-  uint64_t uint = 0;
-  int64_t int_ = 0;
+  uint64_t unsigned_value = 0;
+  int64_t signed_value = 0;
   double real = 0;
   bool boolean = false;
   std::string bytes;  // kStr, kBytes

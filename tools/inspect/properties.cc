@@ -128,10 +128,9 @@ bool GlobalSeqno(const TableProperties& p, uint64_t* seqno) {
 void DescribeProperties(Printer& out, const TableProperties& p) {
   const std::vector<Prop> props = AllProperties(p);
   for (bool user : {false, true}) {
-    out.BeginObject(user ? "user_collected_properties" : "properties",
-                    Heading(user ? "user-collected properties"
-                                 : "table properties",
-                            46));
+    out.BeginObject(
+        user ? "user_collected_properties" : "properties",
+        Heading(user ? "user-collected properties" : "table properties", 46));
     for (const Prop& prop : props) {
       if (prop.user == user) DescribeProp(out, prop);
     }

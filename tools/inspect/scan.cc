@@ -50,8 +50,8 @@ int Scan(const Args& a, const TableFile& t) {
     }
     ++count;
     DescribeEntry(out, nullptr, e, true,
-                  Line(text(e.user_key) + "\t" + std::to_string(e.seq) +
-                       "\t" + TypeString(e.type) + "\t" + text(e.value)));
+                  Line(text(e.user_key) + "\t" + std::to_string(e.seq) + "\t" +
+                       TypeString(e.type) + "\t" + text(e.value)));
   }
   if (s.ok()) s = it->status();
   out.End();
@@ -72,9 +72,8 @@ int Scan(const Args& a, const TableFile& t) {
   out.BeginArray("range_deletions");
   for (const RangeDel& r : dels) {
     DescribeRangeDel(out, r,
-                     Line(text(r.start) + "\t" + std::to_string(r.seq) +
-                          "\t" + TypeString(kTypeRangeDeletion) + "\t" +
-                          text(r.end)));
+                     Line(text(r.start) + "\t" + std::to_string(r.seq) + "\t" +
+                          TypeString(kTypeRangeDeletion) + "\t" + text(r.end)));
   }
   out.End();
   out.Field("ok", Bool(s.ok()));

@@ -47,11 +47,13 @@ Status SpaceParts(const TableFile& t, std::vector<Part>* parts) {
       {"values", i64(values)},
       {"entry_overhead", i64(m.log_logical_bytes - keys - values)},
       {"block_trailers", i64(trailers)},
-      {"compression", i64(m.log_file_bytes) - i64(m.log_logical_bytes) -
-                          i64(trailers)},
+      {"compression",
+       i64(m.log_file_bytes) - i64(m.log_logical_bytes) - i64(trailers)},
   };
   for (const Section& s : t.Sections()) {
-    if (std::strcmp(s.name, "log") != 0) parts->push_back({s.name, i64(s.bytes)});
+    if (std::strcmp(s.name, "log") != 0) {
+      parts->push_back({s.name, i64(s.bytes)});
+    }
   }
   return Status::OK();
 }
@@ -66,11 +68,10 @@ void DescribeHistogram(Printer& out, const IndexStats& st, double keys) {
   for (size_t d = 0; d < st.histogram.size(); ++d) {
     const uint64_t n = st.histogram[d];
     const std::string bar(static_cast<size_t>(40.0 * n / top + 0.5), '#');
-    out.BeginObject(nullptr,
-                    Row(Format("%6zu", d),
-                        Format("%12" PRIu64 " %6.2f%%  %s", n,
-                               100.0 * static_cast<double>(n) / keys,
-                               bar.c_str())));
+    out.BeginObject(nullptr, Row(Format("%6zu", d),
+                                 Format("%12" PRIu64 " %6.2f%%  %s", n,
+                                        100.0 * static_cast<double>(n) / keys,
+                                        bar.c_str())));
     out.Field("displacement", Uint(d));
     out.Field("keys", Uint(n));
     out.End();
@@ -102,38 +103,36 @@ int Stats(const Args& a, const TableFile& t) {
   out.Field("entries", Uint(m.num_entries), Row("entries"));
   out.Field("distinct_keys", Uint(m.num_keys), Row("distinct keys"));
   out.Field("load_factor", Real(load_factor),
-            Row("load factor", Format("%.4f (%" PRIu64 " keys in %" PRIu64
-                                      " home slots)",
-                                      load_factor, m.num_keys,
-                                      m.index_capacity)));
+            Row("load factor",
+                Format("%.4f (%" PRIu64 " keys in %" PRIu64 " home slots)",
+                       load_factor, m.num_keys, m.index_capacity)));
 
   out.BeginObject("index");
   out.Field("capacity", Uint(m.index_capacity));
-  out.Field("slots", Uint(m.index_slots),
-            Row("slots", Format("%" PRIu64 " (%" PRIu64 " used, %" PRIu64
-                                " empty, %" PRIu64 " overflow of which %" PRIu64
-                                " used)",
-                                m.index_slots, st.used, m.index_slots - st.used,
-                                m.index_slots - m.index_capacity,
-                                st.overflow_used)));
+  out.Field(
+      "slots", Uint(m.index_slots),
+      Row("slots",
+          Format("%" PRIu64 " (%" PRIu64 " used, %" PRIu64 " empty, %" PRIu64
+                 " overflow of which %" PRIu64 " used)",
+                 m.index_slots, st.used, m.index_slots - st.used,
+                 m.index_slots - m.index_capacity, st.overflow_used)));
   out.Field("used_slots", Uint(st.used));
   out.Field("empty_slots", Uint(m.index_slots - st.used));
   out.Field("overflow_slots_used", Uint(st.overflow_used));
   out.Field("clusters", Uint(st.clusters),
             Row("clusters", Format("%" PRIu64 " runs of used slots, mean "
                                    "%.2f, max %" PRIu64,
-                                   st.clusters, mean_cluster,
-                                   st.max_cluster)));
+                                   st.clusters, mean_cluster, st.max_cluster)));
   out.Field("mean_cluster_length", Real(mean_cluster));
   out.Field("max_cluster_length", Uint(st.max_cluster));
   out.End();
 
   // JSON nests the histogram in "displacement"; text puts it after the
   // summary rows.
-  out.BeginObject("displacement",
-                  Row("displacement", Format("mean %.3f, max %" PRIu64,
-                                             mean_disp,
-                                             st.max_displacement())));
+  out.BeginObject(
+      "displacement",
+      Row("displacement",
+          Format("mean %.3f, max %" PRIu64, mean_disp, st.max_displacement())));
   out.Field("mean", Real(mean_disp));
   out.Field("max", Uint(st.max_displacement()));
   {
@@ -161,12 +160,12 @@ int Stats(const Args& a, const TableFile& t) {
   out.BeginObject(
       "probe_length_miss",
       Row("probe length (miss)",
-          st.samples ? Format("mean %.3f, max %" PRIu64
-                              " slots, %.2g log reads per miss (%" PRIu64
-                              " random hashes)",
-                              st.miss_mean, st.miss_max, st.miss_log_reads,
-                              st.samples)
-                     : std::string("not sampled")));
+          st.samples
+              ? Format("mean %.3f, max %" PRIu64
+                       " slots, %.2g log reads per miss (%" PRIu64
+                       " random hashes)",
+                       st.miss_mean, st.miss_max, st.miss_log_reads, st.samples)
+              : std::string("not sampled")));
   out.Field("samples", Uint(st.samples));
   out.Field("mean", Real(st.miss_mean));
   out.Field("max", Uint(st.miss_max));
@@ -195,7 +194,8 @@ int Stats(const Args& a, const TableFile& t) {
       "bytes_per_entry",
       Heading("bytes per entry by part (parts add up to the file size)", 16));
   for (const Part& p : parts) {
-    out.Field(p.name, Real(per_entry(p.bytes)), Row(p.name, part_text(p.bytes)));
+    out.Field(p.name, Real(per_entry(p.bytes)),
+              Row(p.name, part_text(p.bytes)));
   }
   const auto file_size = static_cast<int64_t>(t.file_size());
   out.Field("total", Real(per_entry(file_size)),

@@ -1,13 +1,5 @@
 #include "tools/inspect/table_file.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cinttypes>
-#include <cstring>
-
 #include "db/range_tombstone_fragmenter.h"
 #include "file/random_access_file_reader.h"
 #include "rocksdb/comparator.h"
@@ -17,66 +9,12 @@
 #include "table/robinhood_table_reader.h"
 #include "table/table_view.h"
 #include "tools/inspect/errors.h"
-#include "tools/inspect/text_format.h"
-#include "util/coding.h"
+#include "tools/inspect/file_kind.h"
 
 namespace rh_inspect {
 
 using namespace ROCKSDB_NAMESPACE;
 using namespace ROCKSDB_NAMESPACE::robinhood;
-
-namespace {
-
-struct Known {
-  uint64_t magic;
-  const char* what;
-};
-const Known kKnownMagics[] = {
-    {0x88e241b785f4cff7ull, "a BlockBasedTable SST file"},
-    {0xdb4775248b80fb57ull, "a legacy BlockBasedTable SST file"},
-    {0x8242229663bf9564ull, "a PlainTable SST file"},
-    {0x4f3418eb7a8f13b8ull, "a legacy PlainTable SST file"},
-    {0x926789d0c5f17873ull, "a CuckooTable SST file"},
-};
-
-// What the file is, from its kind and its last 8 bytes, before any parsing:
-// "" if it may be ours (the reader then checks everything), else why not.
-// Naming the format of a foreign SST file is the point of this check; the
-// reader would only say "bad magic number".
-std::string CheckFileKind(const std::string& path, uint64_t* file_size) {
-  const int fd = open(path.c_str(), O_RDONLY);
-  if (fd < 0) return std::string("cannot open: ") + strerror(errno);
-  struct stat st;
-  unsigned char tail[8];
-  std::string err;
-  if (fstat(fd, &st) != 0) {
-    err = std::string("cannot stat: ") + strerror(errno);
-  } else if (!S_ISREG(st.st_mode)) {
-    err = "not a regular file";
-  } else if (st.st_size < 8) {
-    err = Format("not a RobinHoodTable file: too short (%lld bytes)",
-                 static_cast<long long>(st.st_size));
-  } else if (pread(fd, tail, 8, st.st_size - 8) != 8) {
-    err = std::string("cannot read: ") + strerror(errno);
-  } else {
-    *file_size = static_cast<uint64_t>(st.st_size);
-    const uint64_t magic = DecodeFixed64(reinterpret_cast<char*>(tail));
-    if (magic != kMagicNumber) {
-      std::string what = "truncated, or not an SST file";
-      for (const Known& k : kKnownMagics) {
-        if (k.magic == magic) what = std::string("it is ") + k.what;
-      }
-      err = Format("not a RobinHoodTable file (magic number 0x%016" PRIx64
-                   " at offset %" PRIu64 ", expected 0x%016" PRIx64 "): ",
-                   magic, *file_size - 8, kMagicNumber) +
-            what;
-    }
-  }
-  close(fd);
-  return err;
-}
-
-}  // namespace
 
 TableFile::TableFile() = default;
 TableFile::~TableFile() = default;
@@ -136,11 +74,11 @@ std::string TableFile::Open(const std::string& path) {
     }
   }
   owner_.reset();
-  return Describe(path, first_error.ok()
-                            ? Status::Corruption(
-                                  "the comparator named in the properties "
-                                  "does not order the sparse index")
-                            : first_error);
+  return Describe(
+      path, first_error.ok()
+                ? Status::Corruption("the comparator named in the properties "
+                                     "does not order the sparse index")
+                : first_error);
 }
 
 const TableMeta& TableFile::meta() const { return reader_->view().meta(); }
@@ -186,8 +124,8 @@ std::vector<RangeDel> TableFile::RangeDels() const {
       reader_->NewRangeTombstoneIterator(ReadOptions()));
   if (!it) return out;
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    out.push_back({it->start_key().ToString(), it->end_key().ToString(),
-                   it->seq()});
+    out.push_back(
+        {it->start_key().ToString(), it->end_key().ToString(), it->seq()});
   }
   return out;
 }
@@ -207,8 +145,8 @@ Status TableFile::FindNewest(const Slice& user_key, Newest* newest) const {
 
 Status TableFile::UserKeyAt(uint64_t address, std::string* key) const {
   if (address >= meta().log_logical_bytes) {
-    return Status::Corruption("hash index: address " +
-                              std::to_string(address) + " past the log");
+    return Status::Corruption("hash index: address " + std::to_string(address) +
+                              " past the log");
   }
   // The reader's own entry read (and its checks).
   std::string buf;

@@ -79,9 +79,7 @@ class TableFile {
   const HashIndex& hash_index() const;
   size_t sparse_index_records() const;
   const InternalKeyComparator& icmp() const { return *icmp_; }
-  const Comparator* user_comparator() const {
-    return icmp_->user_comparator();
-  }
+  const Comparator* user_comparator() const { return icmp_->user_comparator(); }
 
   // The sections in file order, log first and footer last: they tile the
   // file.

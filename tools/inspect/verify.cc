@@ -102,8 +102,9 @@ int Verify(const Args& a, const TableFile& t) {
   }
   out.End();
   if (s.ok()) {
-    out.TextOnly(Line("the log is in order, and every key is found through "
-                      "the hash index at its newest entry"));
+    out.TextOnly(
+        Line("the log is in order, and every key is found through "
+             "the hash index at its newest entry"));
   }
   out.Finish();
   if (!s.ok()) {
