@@ -1,11 +1,39 @@
 #include "table/properties_section.h"
 
+#include "file/random_access_file_reader.h"
+#include "rocksdb/file_system.h"
 #include "table/compat.h"
 #include "table/ingestion_rules.h"
 #include "table/property_block_check.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
+
+namespace {
+// The properties block's bytes as read and checked here, served at their
+// file offset, so that RocksDB's parser reads exactly those bytes and not
+// a second read of the file, which nothing would check (RocksDB verifies
+// a checksum there only for footers it knows).
+class CheckedBytesFile : public FSRandomAccessFile {
+ public:
+  CheckedBytesFile(uint64_t offset, const Slice& bytes)
+      : offset_(offset), bytes_(bytes.ToString()) {}
+  IOStatus Read(uint64_t offset, size_t n, const IOOptions& /*options*/,
+                Slice* result, char* /*scratch*/,
+                IODebugContext* /*dbg*/) const override {
+    if (offset < offset_ || offset - offset_ > bytes_.size() ||
+        n > bytes_.size() - (offset - offset_)) {
+      return IOStatus::Corruption("read outside the checked properties");
+    }
+    *result = Slice(bytes_.data() + (offset - offset_), n);
+    return IOStatus::OK();
+  }
+
+ private:
+  const uint64_t offset_;
+  const std::string bytes_;
+};
+}  // namespace
 
 Status ReadPropertiesSection(const SectionReader& file, const TableTail& tail,
                              const ImmutableOptions& ioptions,
@@ -24,8 +52,11 @@ Status ReadPropertiesSection(const SectionReader& file, const TableTail& tail,
   s = CheckPropertyBlock(contents);
   if (!s.ok()) return CorruptionAt(fname, "properties", s.getState(), h.offset);
 
+  RandomAccessFileReader checked(
+      std::unique_ptr<FSRandomAccessFile>(new CheckedBytesFile(h.offset, raw)),
+      fname);
   std::unique_ptr<TableProperties> props;
-  s = compat::ReadProperties(file.file(), BlockHandle(h.offset, h.size),
+  s = compat::ReadProperties(&checked, BlockHandle(h.offset, h.size),
                              tail.footer, ioptions, &props);
   if (!s.ok()) {
     return CorruptionAt(fname, "properties", s.ToString(), h.offset);

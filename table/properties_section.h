@@ -2,7 +2,8 @@
 // RocksDB's own tools read it), which RocksDB's parser decodes only after
 // checks of ours: its checksum (allowing for a global seqno written by
 // ingestion, ingestion_rules.h) and its structure (property_block_check.h),
-// since the parser trusts the bytes it is given.
+// since the parser trusts the bytes it is given. The parser reads the very
+// bytes those checks passed, not the file again.
 #pragma once
 
 #include <memory>
