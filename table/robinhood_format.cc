@@ -6,10 +6,31 @@
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
+namespace {
+struct LastCorruption {
+  CorruptionRecord fields;
+  std::string status_text;  // the Status it made, to recognise it again
+};
+thread_local LastCorruption last_corruption;
+}  // namespace
+
+std::string CorruptionRecord::WithoutFile() const {
+  return part + ": " + detail + " at offset " + std::to_string(offset);
+}
+
 Status CorruptionAt(const std::string& file, const char* part,
                     const std::string& detail, uint64_t offset) {
-  return Status::Corruption(file + ": " + part + ": " + detail +
-                            " at offset " + std::to_string(offset));
+  LastCorruption& last = last_corruption;
+  last.fields = CorruptionRecord{file, part, detail, offset};
+  Status s = Status::Corruption(file + ": " + last.fields.WithoutFile());
+  last.status_text = s.ToString();
+  return s;
+}
+
+const CorruptionRecord* CorruptionFields(const Status& s) {
+  const LastCorruption& last = last_corruption;
+  if (!s.IsCorruption() || last.status_text != s.ToString()) return nullptr;
+  return &last.fields;
 }
 
 void AppendTrailerFromCrc(uint32_t contents_crc, CompressionType type,

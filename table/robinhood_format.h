@@ -92,5 +92,20 @@ struct SectionHandle {
 Status CorruptionAt(const std::string& file, const char* part,
                     const std::string& detail, uint64_t offset);
 
+// The fields of a corruption error. A Status carries only text, so tools
+// (rh_inspect) that want the part and offset ask CorruptionFields instead
+// of parsing the message.
+struct CorruptionRecord {
+  std::string file;
+  std::string part;
+  std::string detail;
+  uint64_t offset = 0;
+  // "<part>: <detail> at offset <offset>": the message without the file.
+  std::string WithoutFile() const;
+};
+// The fields of `s`, if the calling thread's most recent CorruptionAt made
+// it (reads report damage on the thread that read); else null.
+const CorruptionRecord* CorruptionFields(const Status& s);
+
 }  // namespace robinhood
 }  // namespace ROCKSDB_NAMESPACE

@@ -6,6 +6,8 @@
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
+const char kSparseKeysOutOfOrder[] = "keys out of order";
+
 void SparseIndexBuilder::Add(const Slice& internal_key, uint64_t address) {
   PutLengthPrefixedSlice(&records_, internal_key);
   PutVarint64(&records_, address - last_address_);
@@ -53,7 +55,7 @@ Status SparseIndex::Init(const Slice& contents, uint64_t log_logical_bytes,
     address += delta;
     if (address >= log_logical_bytes) return bad("address past the log");
     if (i > 0 && icmp_->Compare(this->key(i - 1), key) >= 0) {
-      return bad("keys out of order");
+      return bad(kSparseKeysOutOfOrder);
     }
     keys_.append(key.data(), key.size());
     key_offsets_.push_back(keys_.size());

@@ -20,6 +20,11 @@
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
+// The detail of the error Init gives when the keys are not in the order of
+// the comparator it was given: the only error a wrong comparator can cause,
+// so tools that guess the comparator test for it.
+extern const char kSparseKeysOutOfOrder[];
+
 class SparseIndexBuilder {
  public:
   void Add(const Slice& internal_key, uint64_t address);

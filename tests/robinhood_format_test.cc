@@ -45,6 +45,25 @@ TEST(FormatTest, CorruptionShape) {
             "Corruption: /d/1.sst: block table: trailing bytes at offset 4096");
 }
 
+// Tools get a corruption error's fields from the reader, not by parsing
+// its text; only for the error this thread made last.
+TEST(FormatTest, CorruptionFields) {
+  const Status s = CorruptionAt("/d/2.sst", "sparse index", "truncated", 77);
+  const CorruptionRecord* f = CorruptionFields(s);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->file, "/d/2.sst");
+  EXPECT_EQ(f->part, "sparse index");
+  EXPECT_EQ(f->detail, "truncated");
+  EXPECT_EQ(f->offset, 77u);
+  EXPECT_EQ(f->WithoutFile(), "sparse index: truncated at offset 77");
+  // Another status, or an older one, has none.
+  EXPECT_EQ(CorruptionFields(Status::Corruption("elsewhere")), nullptr);
+  const Status later = CorruptionAt("/d/2.sst", "footer", "bad fields", 9);
+  EXPECT_EQ(CorruptionFields(s), nullptr);
+  EXPECT_NE(CorruptionFields(later), nullptr);
+  EXPECT_EQ(CorruptionFields(Status::OK()), nullptr);
+}
+
 TEST(FormatTest, SectionHandle) {
   SectionHandle h{0x0102030405060708ull, 0x1112131415161718ull};
   std::string enc;

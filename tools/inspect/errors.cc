@@ -2,17 +2,20 @@
 
 #include <cstdio>
 
+#include "table/robinhood_format.h"
 #include "tools/inspect/printer.h"
 
 namespace rh_inspect {
 
 std::string Describe(const std::string& path,
                      const ROCKSDB_NAMESPACE::Status& s) {
-  std::string text = s.ToString();
-  const std::string named = path + ": ";
-  const size_t at = text.find(named);
-  if (at != std::string::npos) text.erase(at, named.size());
-  return text;
+  // The reader's corruption errors come with their fields: print them
+  // without the file, which the line names first.
+  const auto* fields = ROCKSDB_NAMESPACE::robinhood::CorruptionFields(s);
+  if (fields != nullptr && fields->file == path) {
+    return "Corruption: " + fields->WithoutFile();
+  }
+  return s.ToString();
 }
 
 void ReportError(const Args& a, const std::string& message) {

@@ -7,6 +7,7 @@
 #include "rocksdb/file_system.h"
 #include "table/log_entry.h"
 #include "table/robinhood_table_reader.h"
+#include "table/sparse_index.h"
 #include "table/table_view.h"
 #include "tools/inspect/errors.h"
 #include "tools/inspect/file_kind.h"
@@ -48,7 +49,7 @@ Status TableFile::OpenWith(const Comparator* ucmp) {
 // this (non-NDEBUG) library, so the reader checks their checksum first. So
 // open with each comparator rh_inspect knows, bytewise first (nearly every
 // file), and keep the open whose properties name the comparator it used. A
-// wrong comparator can only fail as "keys out of order".
+// wrong comparator can only fail as the sparse index's keys out of order.
 std::string TableFile::Open(const std::string& path) {
   path_ = path;
   std::string err = CheckFileKind(path, &file_size_);
@@ -62,7 +63,11 @@ std::string TableFile::Open(const std::string& path) {
     Status s = OpenWith(ucmp);
     if (!s.ok()) {
       if (first_error.ok()) first_error = s;
-      if (s.ToString().find("keys out of order") == std::string::npos) break;
+      const CorruptionRecord* fields = CorruptionFields(s);
+      if (fields == nullptr || fields->part != "sparse index" ||
+          fields->detail != kSparseKeysOutOfOrder) {
+        break;
+      }
       continue;
     }
     const std::string& name = props_->comparator_name;
