@@ -486,7 +486,12 @@ class DifferentialTest : public testing::TestWithParam<bool> {
     const int n = 2 + static_cast<int>(R(10));
     std::string desc = "WriteBatch{";
     for (int j = 0; j < n; j++) {
-      const size_t i = Chance(300) && j > 0 ? hot_[0] : PickWriteIndex();
+      // Often the batch's hottest key again, unless that one belongs to
+      // SingleDelete (hot_ is drawn from the whole pool): writing it here
+      // broke SingleDelete's contract, which both formats then rightly
+      // refused at flush (RH_SEED=642835514043).
+      const bool again = Chance(300) && j > 0 && state_[hot_[0]] == kNotSd;
+      const size_t i = again ? hot_[0] : PickWriteIndex();
       const uint64_t r = R(10);
       if (r < 5) {
         const std::string v = MakeValue();
