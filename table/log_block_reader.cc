@@ -74,10 +74,18 @@ Status LogBlockReader::DecodeBlock(size_t b, const Slice& raw, bool verify,
   if (type == kNoCompression) {
     return Damaged(b, "compression type disagrees with its size");
   }
-  // `*contents` may lie in `*buf` (a positioned read): decompress beside it.
-  std::string out;
-  Status s = Uncompress(type, *contents, loc.logical_bytes, &out);
-  buf->swap(out);
+  // Decompress into `*buf`, reusing its memory, unless `*contents` lies in
+  // it (a positioned read): then beside it, and swap.
+  const bool in_buf = contents->data() >= buf->data() &&
+                      contents->data() < buf->data() + buf->size();
+  Status s;
+  if (in_buf) {
+    std::string out;
+    s = Uncompress(type, *contents, loc.logical_bytes, &out);
+    buf->swap(out);
+  } else {
+    s = Uncompress(type, *contents, loc.logical_bytes, buf);
+  }
   if (!s.ok()) {
     return Damaged(b, "does not decompress: " + s.ToString());
   }
