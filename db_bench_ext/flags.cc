@@ -53,6 +53,9 @@ DEFINE_int64(cache_size, 0,
              "Block cache bytes for block; 0: large enough to hold the data");
 DEFINE_int32(bloom_bits, 10, "Bloom filter bits per key for block and plain");
 DEFINE_double(robinhood_load_factor, 0.85, "RobinHoodTable load_factor");
+DEFINE_int32(robinhood_log_block_size, 4096, "RobinHoodTable log_block_size");
+DEFINE_int32(robinhood_sparse_index_interval, 16,
+             "RobinHoodTable sparse_index_interval");
 DEFINE_int64(warmup_reads, 100000,
              "Untimed, verified random reads after building (plus a full "
              "scan), so caches and page tables are warm for every format");

@@ -56,9 +56,14 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
     case Format::kRobinHood: {
       RobinHoodTableOptions rh;
       rh.load_factor = FLAGS_robinhood_load_factor;
+      rh.log_block_size = static_cast<uint32_t>(FLAGS_robinhood_log_block_size);
+      rh.sparse_index_interval =
+          static_cast<uint32_t>(FLAGS_robinhood_sparse_index_interval);
       o.table_factory.reset(NewRobinHoodTableFactory(rh));
       o.allow_mmap_reads = mmap_read;
       s << "RobinHoodTable load_factor=" << rh.load_factor
+        << " log_block_size=" << rh.log_block_size
+        << " sparse_index_interval=" << rh.sparse_index_interval
         << " mmap_read=" << mmap_read;
       break;
     }

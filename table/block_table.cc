@@ -48,13 +48,13 @@ Status BlockTable::Init(const Slice& contents, uint64_t log_file_bytes,
     }
     // What a compressed block may claim is bounded by what it stores, so
     // no claim sizes an allocation the file does not back.
-    const uint64_t contents = stored - kTrailer;
+    const uint64_t stored_contents = stored - kTrailer;
     // ceil(logical / ratio) > contents, without overflow.
     const uint64_t whole = logical / kMaxCompressionRatio;
     const bool past_bound =
-        whole > contents ||
-        (whole == contents && logical % kMaxCompressionRatio != 0);
-    if (contents != logical && past_bound) {
+        whole > stored_contents ||
+        (whole == stored_contents && logical % kMaxCompressionRatio != 0);
+    if (stored_contents != logical && past_bound) {
       return bad("block claims more than its codec could expand to");
     }
     if (b + 1 < count && logical < log_block_size) {

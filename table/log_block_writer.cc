@@ -1,16 +1,14 @@
 #include "table/log_block_writer.h"
 
 #include "table/robinhood_format.h"
-#include "table/robinhood_uncompress.h"
+#include "table/robinhood_compress.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
 namespace {
 CompressionType Usable(CompressionType type) {
-  return CompressionTypeSupported(type) && CanUncompress(type)
-             ? type
-             : kNoCompression;
+  return CanCompress(type) ? type : kNoCompression;
 }
 }  // namespace
 
@@ -21,7 +19,6 @@ LogBlockWriter::LogBlockWriter(uint32_t block_size,
     : block_size_(block_size),
       compression_(Usable(compression)),
       compression_opts_(compression_opts),
-      compression_ctx_(compression_),
       append_(std::move(append)) {
   block_.reserve(block_size_ + block_size_ / 4);
 }
@@ -32,11 +29,7 @@ void LogBlockWriter::CloseBlock() {
   std::string* out = &block_;
   CompressionType type = kNoCompression;
   if (compression_ != kNoCompression) {
-    compressed_.clear();
-    CompressionInfo info(compression_opts_, compression_ctx_,
-                         CompressionDict::GetEmptyDict(), compression_,
-                         /*sample_for_compression=*/0);
-    if (CompressData(block_, info, kCompressFormatVersion, &compressed_) &&
+    if (Compress(compression_, compression_opts_, block_, &compressed_) &&
         compressed_.size() < logical - logical / 8 &&
         logical <= compressed_.size() * kMaxCompressionRatio) {
       out = &compressed_;

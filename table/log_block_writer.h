@@ -16,7 +16,7 @@
 
 #include "rocksdb/slice.h"
 #include "table/block_table.h"
-#include "util/compression.h"
+#include "rocksdb/advanced_options.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
@@ -50,7 +50,6 @@ class LogBlockWriter {
   const uint32_t block_size_;
   const CompressionType compression_;
   const CompressionOptions compression_opts_;
-  CompressionContext compression_ctx_;
   const Append append_;
   std::string block_;
   std::string compressed_;

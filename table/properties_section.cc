@@ -57,7 +57,8 @@ Status ReadPropertiesSection(const SectionReader& file, const TableTail& tail,
       fname);
   std::unique_ptr<TableProperties> props;
   s = compat::ReadProperties(&checked, BlockHandle(h.offset, h.size),
-                             tail.footer, ioptions, &props);
+                             contents, tail.footer_bytes,
+                             file.file_size() - kFooterSize, ioptions, &props);
   if (!s.ok()) {
     return CorruptionAt(fname, "properties", s.ToString(), h.offset);
   }
@@ -67,7 +68,16 @@ Status ReadPropertiesSection(const SectionReader& file, const TableTail& tail,
       props->external_sst_file_global_seqno_offset != patched_at) {
     return CorruptionAt(fname, "properties", "checksum mismatch", h.offset);
   }
-  if (props->num_entries != tail.meta.num_entries) {
+  // num_entries counts the log's entries and the range deletions, as
+  // BlockBasedTable's does. Files written before that counted the log's
+  // only: read them as if written now, so RocksDB (9.x checks compaction
+  // input counts against it) sees one meaning.
+  const uint64_t log_entries = tail.meta.num_entries;
+  if (props->num_entries == log_entries && props->num_range_deletions > 0) {
+    props->num_entries += props->num_range_deletions;
+    props->num_deletions += props->num_range_deletions;
+  } else if (props->num_range_deletions > props->num_entries ||
+             props->num_entries - props->num_range_deletions != log_entries) {
     return CorruptionAt(fname, "properties",
                         "disagree with the meta block on entries", h.offset);
   }

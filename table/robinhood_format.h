@@ -52,7 +52,9 @@ constexpr size_t kTrailerSize = 1 + 4;  // type byte + masked crc32c
 // before the codec's data, where the codec lacks one), as in block-based
 // tables of format_version >= 2.
 constexpr uint32_t kCompressFormatVersion = 2;
-constexpr size_t kFooterSize = Footer::kNewVersionsEncodedLength;  // 53
+// RocksDB's footer length for its table format versions 1 to 5; ours has
+// that layout (table_meta.h).
+constexpr size_t kFooterSize = 53;
 
 // A compressed log block holds at most this many times its stored contents
 // once decompressed. Readers refuse larger claims, so no file can make a

@@ -24,10 +24,11 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
       log_(options.log_block_size, tbo.compression_type, tbo.compression_opts,
            [this](const Slice& data) { Append(data); }) {
   // `tbo` lives only as long as this call: take what Finish needs now.
-  for (auto& factory : *tbo.int_tbl_prop_collector_factories) {
+  for (auto& factory : *compat::FactoriesOf(tbo)) {
     // A factory may decline to collect for this file (RocksDB 8.10 made
     // null a documented answer).
-    IntTblPropCollector* c = compat::NewCollector(factory.get(), tbo);
+    if (factory == nullptr) continue;
+    compat::Collector* c = compat::NewCollector(factory.get(), tbo);
     if (c != nullptr) collectors_.emplace_back(c);
   }
   props_.column_family_id = tbo.column_family_id;
@@ -65,7 +66,7 @@ RobinHoodTableBuilder::~RobinHoodTableBuilder() = default;
 
 void RobinHoodTableBuilder::Append(const Slice& data) {
   if (!ok()) return;
-  io_status_ = file_->Append(data);
+  io_status_ = compat::Append(file_, data);
   if (!io_status_.ok()) {
     status_ = io_status_;
     return;
@@ -74,7 +75,7 @@ void RobinHoodTableBuilder::Append(const Slice& data) {
 }
 
 Status RobinHoodTableBuilder::CheckOrder(const ParsedInternalKey& ikey) const {
-  if (props_.num_entries == 0) return Status::OK();
+  if (log_entries_ == 0) return Status::OK();
   const int c = ucmp_->Compare(ikey.user_key, last_user_key_);
   const uint64_t packed = PackSequenceAndType(ikey.sequence, ikey.type);
   // Versions of one user key come newest (largest packed) first.
@@ -104,7 +105,12 @@ void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
   if (ikey.type == kTypeRangeDeletion) {
     PutLengthPrefixedSlice(&range_dels_, key);
     PutLengthPrefixedSlice(&range_dels_, value);
+    // Counted in num_entries and num_deletions too, as BlockBasedTable
+    // counts them: RocksDB 9.x checks a compaction's input count against
+    // num_entries - num_range_deletions of its input files.
     props_.num_range_deletions++;
+    props_.num_entries++;
+    props_.num_deletions++;
     props_.raw_key_size += key.size();
     props_.raw_value_size += value.size();
     NotifyCollectTableCollectorsOnAdd(key, value, offset_, collectors_,
@@ -123,7 +129,7 @@ void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
     return;
   }
   const uint64_t address = log_.next_address();
-  if (props_.num_entries == 0 || ikey.user_key != Slice(last_user_key_)) {
+  if (log_entries_ == 0 || ikey.user_key != Slice(last_user_key_)) {
     if (address >> kMaxAddressBits) {
       status_ = Status::NotSupported(
           "RobinHoodTable: a file's log is limited to 1 TiB");
@@ -142,6 +148,7 @@ void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
                  log_.open_block());
   entries_since_sparse_++;
 
+  log_entries_++;
   props_.num_entries++;
   props_.raw_key_size += key.size();
   props_.raw_value_size += value.size();
@@ -216,7 +223,7 @@ void RobinHoodTableBuilder::WriteProperties(const IndexGeometry& geo,
   PropertyBlockBuilder builder;
   builder.AddTableProperty(props_);
   builder.Add(user);
-  NotifyCollectTableCollectorsOnFinish(collectors_, logger_, &builder);
+  compat::NotifyCollectorsOnFinish(collectors_, logger_, &builder, &props_);
   WriteSection(builder.Finish(), handle);
 }
 
@@ -231,7 +238,7 @@ Status RobinHoodTableBuilder::Finish() {
   TrackMemory();
   TableMeta meta;
   meta.hash_seed = options_.hash_seed;
-  meta.num_entries = props_.num_entries;
+  meta.num_entries = log_entries_;
   meta.num_keys = index_.num_keys();
   meta.log_file_bytes = offset_;
   meta.log_logical_bytes = log_.next_address();
@@ -263,7 +270,7 @@ Status RobinHoodTableBuilder::Finish() {
   WriteSection(metaindex.Finish(), &meta.metaindex);
 
   const SectionHandle meta_handle{offset_, TableMeta::kEncodedLength};
-  const std::string footer = BuildFooter(meta.metaindex, meta_handle);
+  const std::string footer = EncodeFooter(meta.metaindex, meta_handle);
   meta.footer_crc = crc32c::Mask(crc32c::Value(footer.data(), footer.size()));
   std::string encoded;
   meta.EncodeTo(&encoded);
@@ -290,8 +297,8 @@ const char* RobinHoodTableBuilder::GetFileChecksumFuncName() const {
 }
 
 void RobinHoodTableBuilder::SetSeqnoTimeTableProperties(
-    const std::string& encoded_mapping, uint64_t oldest_ancestor_time) {
-  props_.seqno_to_time_mapping = encoded_mapping;
+    const compat::SeqnoTimeMapping& mapping, uint64_t oldest_ancestor_time) {
+  props_.seqno_to_time_mapping = compat::Encode(mapping);
   props_.creation_time = oldest_ancestor_time;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "rocksdb_robinhood/robinhood_table.h"
+#include "table/compat.h"
 #include "table/hash_index.h"
 #include "table/log_block_writer.h"
 #include "table/robinhood_format.h"
@@ -50,7 +51,7 @@ class RobinHoodTableBuilder : public TableBuilder {
   TableProperties GetTableProperties() const override { return props_; }
   std::string GetFileChecksum() const override;
   const char* GetFileChecksumFuncName() const override;
-  void SetSeqnoTimeTableProperties(const std::string& encoded_mapping,
+  void SetSeqnoTimeTableProperties(const compat::SeqnoTimeMapping& mapping,
                                    uint64_t oldest_ancestor_time) override;
 
   // Peak bytes held for the index structures so far (not the log block).
@@ -71,7 +72,7 @@ class RobinHoodTableBuilder : public TableBuilder {
   const Comparator* const ucmp_;
   WritableFileWriter* const file_;
   const HashFunction hash_;
-  std::vector<std::unique_ptr<IntTblPropCollector>> collectors_;
+  std::vector<std::unique_ptr<compat::Collector>> collectors_;
 
   Status status_;
   IOStatus io_status_;
@@ -81,6 +82,7 @@ class RobinHoodTableBuilder : public TableBuilder {
   // Log blocks, compressed with the column family's codec.
   LogBlockWriter log_;
   uint64_t entries_since_sparse_ = 0;
+  uint64_t log_entries_ = 0;  // point entries; props_ counts range dels too
   std::string last_user_key_;
   uint64_t last_packed_ = 0;  // sequence and type of the previous entry
 

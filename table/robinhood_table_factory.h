@@ -2,9 +2,11 @@
 // readers. Registered in RocksDB's ObjectLibrary as "RobinHoodTable".
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "rocksdb/table.h"
+#include "table/compat.h"
 #include "rocksdb_robinhood/robinhood_table.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -28,6 +30,11 @@ class RobinHoodTableFactory : public TableFactory {
   TableBuilder* NewTableBuilder(const TableBuilderOptions& tbo,
                                 WritableFileWriter* file) const override;
   bool IsDeleteRangeSupported() const override { return true; }
+#if RH_HAS_TABLE_FACTORY_CLONE
+  std::unique_ptr<TableFactory> Clone() const override {
+    return std::make_unique<RobinHoodTableFactory>(options_);
+  }
+#endif
 
   std::string GetPrintableOptions() const override;
   Status PrepareOptions(const ConfigOptions& config_options) override;
@@ -39,6 +46,9 @@ class RobinHoodTableFactory : public TableFactory {
 
  private:
   RobinHoodTableOptions options_;
+  // Reads the files of a DB that used BlockBasedTable before it switched to
+  // RobinHoodTable, until compaction rewrites them (NewTableReader).
+  std::shared_ptr<TableFactory> block_based_;
 };
 
 }  // namespace robinhood

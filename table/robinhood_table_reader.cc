@@ -166,10 +166,13 @@ Status RobinHoodTableReader::GetHashed(const ReadOptions& ro,
     const SequenceNumber seq = Surfaced(entry.sequence);
     if (seq <= target.sequence) {
       bool matched = false;
+      // A merge whose operator fails, or a blob that does not read, is
+      // reported here (RocksDB 9.1 on); earlier hosts mark the context.
+      Status read_status;
       if (!compat::SaveValue(get_context,
                              ParsedInternalKey(entry.user_key, seq, entry.type),
-                             entry.value, &matched)) {
-        return Status::OK();
+                             entry.value, &matched, &read_status)) {
+        return read_status;
       }
     }
     BlockLocation loc = blocks_.Get(b);
@@ -250,14 +253,29 @@ RobinHoodTableReader::NewRangeTombstoneIterator(const ReadOptions& ro) {
   return new FragmentedRangeTombstoneIterator(range_dels_, icmp_, snapshot);
 }
 
+#if RH_HAS_SEQNO_TOMBSTONE_ITERATOR
+FragmentedRangeTombstoneIterator*
+RobinHoodTableReader::NewRangeTombstoneIterator(SequenceNumber read_seqno,
+                                                const Slice* /*timestamp*/) {
+  // User-defined timestamps are refused at open (the factory), so only the
+  // sequence number bounds what is seen.
+  if (range_dels_ == nullptr || range_dels_->empty()) return nullptr;
+  return new FragmentedRangeTombstoneIterator(range_dels_, icmp_, read_seqno);
+}
+#endif
+
 uint64_t RobinHoodTableReader::FileOffsetOf(uint64_t address) const {
   if (address >= meta().log_logical_bytes) return meta().log_file_bytes;
   const BlockLocation loc = blocks_.Get(blocks_.Find(address));
   return loc.file_offset + (address - loc.logical_offset);
 }
 
-uint64_t RobinHoodTableReader::ApproximateOffsetOf(const Slice& key,
-                                                   TableReaderCaller) {
+uint64_t RobinHoodTableReader::ApproximateOffsetOf(
+    RH_APPROXIMATE_READ_OPTIONS const Slice& key, TableReaderCaller) {
+  return OffsetOf(key);
+}
+
+uint64_t RobinHoodTableReader::OffsetOf(const Slice& key) const {
   if (sparse_.size() == 0) return 0;
   if (icmp_.Compare(key, sparse_.key(sparse_.size() - 1)) > 0) {
     // Past the last record: somewhere in the tail; count the tail as past.
@@ -266,11 +284,11 @@ uint64_t RobinHoodTableReader::ApproximateOffsetOf(const Slice& key,
   return FileOffsetOf(sparse_.SeekAddress(key));
 }
 
-uint64_t RobinHoodTableReader::ApproximateSize(const Slice& start,
-                                               const Slice& end,
-                                               TableReaderCaller caller) {
-  const uint64_t a = ApproximateOffsetOf(start, caller);
-  const uint64_t b = ApproximateOffsetOf(end, caller);
+uint64_t RobinHoodTableReader::ApproximateSize(
+    RH_APPROXIMATE_READ_OPTIONS const Slice& start, const Slice& end,
+    TableReaderCaller) {
+  const uint64_t a = OffsetOf(start);
+  const uint64_t b = OffsetOf(end);
   return b > a ? b - a : 0;
 }
 
@@ -279,8 +297,9 @@ size_t RobinHoodTableReader::ApproximateMemoryUsage() const {
          sparse_.MemoryUsage() + (blocks_.num_blocks() / 64 + 1) * 8;
 }
 
-Status RobinHoodTableReader::VerifyChecksum(const ReadOptions& /*ro*/,
-                                            TableReaderCaller /*caller*/) {
+Status RobinHoodTableReader::VerifyChecksum(
+    const ReadOptions& /*ro*/, TableReaderCaller /*caller*/
+    RH_VERIFY_CHECKSUM_EXTRA) {
   std::string buf;
   for (size_t b = 0; b < blocks_.num_blocks(); ++b) {
     Status s = log_->VerifyBlock(b, &buf);

@@ -12,6 +12,7 @@
 
 #include "db/range_tombstone_fragmenter.h"
 #include "rocksdb_robinhood/robinhood_table.h"
+#include "table/compat.h"
 #include "table/table_reader.h"
 #include "table/table_view.h"
 
@@ -44,23 +45,27 @@ class RobinHoodTableReader : public TableReader, private TableView {
                                 bool allow_unprepared_value = false) override;
   FragmentedRangeTombstoneIterator* NewRangeTombstoneIterator(
       const ReadOptions& ro) override;
+#if RH_HAS_SEQNO_TOMBSTONE_ITERATOR
+  FragmentedRangeTombstoneIterator* NewRangeTombstoneIterator(
+      SequenceNumber read_seqno, const Slice* timestamp) override;
+#endif
   Status Get(const ReadOptions& ro, const Slice& key, GetContext* get_context,
              const SliceTransform* prefix_extractor,
              bool skip_filters = false) override;
   void MultiGet(const ReadOptions& ro, const MultiGetContext::Range* range,
                 const SliceTransform* prefix_extractor,
                 bool skip_filters = false) override;
-  uint64_t ApproximateOffsetOf(const Slice& key,
+  uint64_t ApproximateOffsetOf(RH_APPROXIMATE_READ_OPTIONS const Slice& key,
                                TableReaderCaller caller) override;
-  uint64_t ApproximateSize(const Slice& start, const Slice& end,
-                           TableReaderCaller caller) override;
+  uint64_t ApproximateSize(RH_APPROXIMATE_READ_OPTIONS const Slice& start,
+                           const Slice& end, TableReaderCaller caller) override;
   void SetupForCompaction() override {}
   std::shared_ptr<const TableProperties> GetTableProperties() const override {
     return properties_;
   }
   size_t ApproximateMemoryUsage() const override;
-  Status VerifyChecksum(const ReadOptions& ro,
-                        TableReaderCaller caller) override;
+  Status VerifyChecksum(const ReadOptions& ro, TableReaderCaller caller
+                            RH_VERIFY_CHECKSUM_EXTRA) override;
 
  private:
   RobinHoodTableReader(const ImmutableOptions& ioptions,
@@ -75,6 +80,8 @@ class RobinHoodTableReader : public TableReader, private TableView {
                    uint64_t hash, GetContext* get_context) const;
   // The file offset of log address `address` (the log's end past it).
   uint64_t FileOffsetOf(uint64_t address) const;
+  // ApproximateOffsetOf's answer, whatever the host's signature.
+  uint64_t OffsetOf(const Slice& internal_key) const;
 
   const ImmutableOptions& ioptions_;
   const HashFunction hash_;

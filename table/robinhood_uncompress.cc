@@ -4,6 +4,7 @@
 #include <limits>
 #include <memory>
 
+#include "table/compat.h"
 #include "util/coding.h"
 
 #ifdef SNAPPY
@@ -56,6 +57,7 @@ ZSTD_DCtx* ThreadZstdContext() {
 }  // namespace
 
 bool CanUncompress(CompressionType type) {
+  if (type == compat::kZstdNotFinal) type = kZSTD;
   switch (type) {
 #ifdef SNAPPY
     case kSnappyCompression:
@@ -76,7 +78,6 @@ bool CanUncompress(CompressionType type) {
 #endif
 #ifdef ZSTD
     case kZSTD:
-    case kZSTDNotFinalCompression:
       return true;
 #endif
     default:
@@ -87,6 +88,7 @@ bool CanUncompress(CompressionType type) {
 Status Uncompress(CompressionType type, const Slice& compressed,
                   size_t expected_size, std::string* out) {
   if (!CanUncompress(type)) return Bad("unsupported compression type");
+  if (type == compat::kZstdNotFinal) type = kZSTD;
   // Every codec API below counts in 32-bit ints.
   constexpr size_t kMax = std::numeric_limits<int>::max();
   if (compressed.size() > kMax || expected_size > kMax) {
@@ -150,8 +152,7 @@ Status Uncompress(CompressionType type, const Slice& compressed,
     }
 #endif
 #ifdef ZSTD
-    case kZSTD:
-    case kZSTDNotFinalCompression: {
+    case kZSTD: {
       ZSTD_DCtx* ctx = ThreadZstdContext();
       if (ctx == nullptr) return Status::MemoryLimit("zstd context");
       const size_t produced = ZSTD_decompressDCtx(ctx, dst, expected_size,

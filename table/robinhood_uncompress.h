@@ -9,7 +9,7 @@
 // it exactly; anything else is an error the caller reports as corruption.
 //
 // Input framing is RocksDB's compress_format_version 2, which the builder
-// writes with CompressData:
+// writes with robinhood_compress.h:
 //   snappy:                 the snappy stream (it carries its own length)
 //   zlib, bzip2, lz4(hc), zstd:
 //                           varint32 uncompressed_length, then the stream

@@ -1,6 +1,6 @@
 #include "table/table_meta.h"
 
-#include "table/compat.h"
+#include "rocksdb/table.h"
 #include "table/section_reader.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
@@ -102,13 +102,35 @@ Status TableMeta::DecodeFrom(const Slice& input, uint64_t file_size,
   return Status::OK();
 }
 
-std::string BuildFooter(const SectionHandle& metaindex,
-                        const SectionHandle& meta) {
-  FooterBuilder footer;
-  footer.Build(kMagicNumber, kFormatVersion, meta.end_with_trailer(), kCRC32c,
-               BlockHandle(metaindex.offset, metaindex.size),
-               BlockHandle(meta.offset, meta.size));
-  return footer.GetSlice().ToString();
+std::string EncodeFooter(const SectionHandle& metaindex,
+                         const SectionHandle& meta) {
+  std::string out;
+  out.push_back(static_cast<char>(kCRC32c));
+  PutVarint64Varint64(&out, metaindex.offset, metaindex.size);
+  PutVarint64Varint64(&out, meta.offset, meta.size);
+  out.resize(TableFooter::kPaddedHandles, '\0');
+  PutFixed32(&out, kFormatVersion);
+  PutFixed64(&out, kMagicNumber);
+  return out;
+}
+
+bool DecodeFooter(const Slice& bytes, TableFooter* footer) {
+  if (bytes.size() != kFooterSize) return false;
+  Slice in(bytes.data() + 1, TableFooter::kPaddedHandles - 1);
+  footer->checksum_type = static_cast<uint8_t>(bytes[0]);
+  if (!GetVarint64(&in, &footer->metaindex.offset) ||
+      !GetVarint64(&in, &footer->metaindex.size) ||
+      !GetVarint64(&in, &footer->meta.offset) ||
+      !GetVarint64(&in, &footer->meta.size)) {
+    return false;
+  }
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i] != 0) return false;
+  }
+  footer->format_version =
+      DecodeFixed32(bytes.data() + TableFooter::kPaddedHandles);
+  footer->magic = DecodeFixed64(bytes.data() + TableFooter::kPaddedHandles + 4);
+  return true;
 }
 
 SectionHandle MetaHandleOf(uint64_t file_size) {
@@ -140,14 +162,12 @@ Status ReadTableTail(const SectionReader& file, TableTail* tail) {
                         "not a RobinHoodTable file (bad magic number)",
                         file_size - 8);
   }
-  Footer& footer = tail->footer;
-  s = compat::DecodeFooter(footer_bytes, footer_offset, &footer);
-  if (!s.ok()) {
-    return CorruptionAt(fname, "footer", "does not decode: " + s.ToString(),
-                        footer_offset);
+  TableFooter& footer = tail->footer;
+  if (!DecodeFooter(footer_bytes, &footer)) {
+    return CorruptionAt(fname, "footer", "does not decode", footer_offset);
   }
   const SectionHandle meta_handle = MetaHandleOf(file_size);
-  if (footer.format_version() > kFormatVersion) {
+  if (footer.format_version > kFormatVersion) {
     // A newer file, or a damaged version field. An intact version 1 meta
     // block in its place (it would say its own version) tells them apart.
     Slice v1;
@@ -155,18 +175,18 @@ Status ReadTableTail(const SectionReader& file, TableTail* tail) {
         DecodeFixed32(v1.data()) == kFormatVersion) {
       return CorruptionAt(fname, "footer",
                           "format version " +
-                              std::to_string(footer.format_version()) +
+                              std::to_string(footer.format_version) +
                               " but a version 1 meta block",
                           file_size - 12);
     }
     return Status::NotSupported(fname + ": RobinHoodTable format version " +
-                                std::to_string(footer.format_version()) +
+                                std::to_string(footer.format_version) +
                                 " is newer than this reader's " +
                                 std::to_string(kFormatVersion));
   }
-  if (footer.checksum_type() != kCRC32c ||
-      footer.index_handle().offset() != meta_handle.offset ||
-      footer.index_handle().size() != meta_handle.size) {
+  if (footer.checksum_type != kCRC32c || footer.format_version == 0 ||
+      footer.meta.offset != meta_handle.offset ||
+      footer.meta.size != meta_handle.size) {
     return CorruptionAt(fname, "footer", "bad fields", footer_offset);
   }
 
@@ -181,8 +201,8 @@ Status ReadTableTail(const SectionReader& file, TableTail* tail) {
       crc32c::Value(footer_bytes.data(), footer_bytes.size())) {
     return CorruptionAt(fname, "footer", "checksum mismatch", footer_offset);
   }
-  if (meta.metaindex.offset != footer.metaindex_handle().offset() ||
-      meta.metaindex.size != footer.metaindex_handle().size()) {
+  if (meta.metaindex.offset != footer.metaindex.offset ||
+      meta.metaindex.size != footer.metaindex.size) {
     return CorruptionAt(fname, "footer", "disagrees with the meta block",
                         footer_offset);
   }

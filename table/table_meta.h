@@ -16,7 +16,6 @@
 
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
-#include "table/format.h"
 #include "table/robinhood_format.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -74,24 +73,41 @@ struct TableMeta {
                     const std::string& file);
 };
 
-// Builds RocksDB's footer naming our metaindex and meta block.
-std::string BuildFooter(const SectionHandle& metaindex,
-                        const SectionHandle& meta);
+// The footer, kFooterSize (53) bytes: RocksDB's layout for its table
+// format versions 1 to 5 (table/format.h), so RocksDB's property reader
+// finds our metaindex on hosts that accept other magic numbers, but written
+// and decoded by our own code: RocksDB 11.0's decoder refuses magic numbers
+// it does not know, and its encoder asserts on them.
+//   checksum_type    1 byte     kCRC32c (1)
+//   metaindex        varint64 offset, varint64 size
+//   meta block       varint64 offset, varint64 size  (RocksDB's index handle)
+//   padding          zeros up to byte 41
+//   format_version   fixed32    kFormatVersion
+//   magic            fixed64    kMagicNumber
+struct TableFooter {
+  uint8_t checksum_type = 0;
+  SectionHandle metaindex;
+  SectionHandle meta;
+  uint32_t format_version = 0;
+  uint64_t magic = 0;
 
-// Builds RocksDB's footer naming our metaindex and meta block.
-std::string BuildFooter(const SectionHandle& metaindex,
-                        const SectionHandle& meta);
+  static constexpr size_t kPaddedHandles = 41;  // up to format_version
+};
+std::string EncodeFooter(const SectionHandle& metaindex,
+                         const SectionHandle& meta);
+// False if `bytes` is not kFooterSize long, a handle does not decode, or
+// the padding is not zeros.
+bool DecodeFooter(const Slice& bytes, TableFooter* footer);
 
 // Where the meta block of a file of `file_size` bytes lies.
 SectionHandle MetaHandleOf(uint64_t file_size);
 
 // The tail of an open file: the decoded meta block, and the footer (its
-// bytes, and RocksDB's decoding of them, which RocksDB's property reader
-// needs).
+// bytes too, which RocksDB's property reader wants before 10.2).
 struct TableTail {
   TableMeta meta;
   std::string footer_bytes;
-  Footer footer;
+  TableFooter footer;
 };
 
 // Reads and checks the footer and the meta block: the magic number, the

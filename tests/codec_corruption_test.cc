@@ -32,7 +32,7 @@ using namespace harness;  // NOLINT: the suite is written in its terms
 std::vector<CompressionType> Codecs() {
   std::vector<CompressionType> out;
   for (CompressionType c : GetSupportedCompressions()) {
-    if (c != kNoCompression && c != kZSTDNotFinalCompression &&
+    if (c != kNoCompression && c != robinhood::compat::kZstdNotFinal &&
         CanUncompress(c)) {
       out.push_back(c);
     }

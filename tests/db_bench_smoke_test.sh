@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Smoke test: the SYSTEM's db_bench (Debian's rocksdb-tools, which nobody here
-# built) runs on RobinHoodTable through LD_PRELOAD of our shared library and an
-# OPTIONS file naming the factory. Then the system's ldb reads the same DB.
+# Smoke test: a host's own db_bench runs on RobinHoodTable from an OPTIONS
+# file naming the factory, then its ldb reads the same DB, and its sst_dump
+# is given one of the files. Two kinds of host:
+#  - the SYSTEM's tools (Debian's rocksdb-tools, which nobody here built),
+#    through LD_PRELOAD of our shared library: RH_PLUGIN_SO;
+#  - tools built with the plugin in tree (RocksDB's ROCKSDB_PLUGINS), with
+#    no LD_PRELOAD: RH_HOST_TOOLS_DIR holds db_bench, ldb and sst_dump.
 #
-# Environment (set by CMake's ctest): RH_PLUGIN_SO = path of
-# librocksdb_robinhood.so; RH_BUILD_DIR = the build directory (fallback for
-# finding the .so).
+# Environment (set by CMake's ctest): one of the two above; RH_BUILD_DIR =
+# the build directory (fallback for finding the .so).
 #
 # Keys are loaded with filluniquerandom (random order, every key once), so
 # readrandom must find all of them: "(N of N found)". Plain fillrandom draws
@@ -19,13 +22,18 @@ fail() {
 }
 
 # --- Find the plugin and the tools ---
+HOST_TOOLS="${RH_HOST_TOOLS_DIR:-}"
 SO="${RH_PLUGIN_SO:-}"
-if [[ -z "$SO" && -n "${RH_BUILD_DIR:-}" ]]; then
-  SO="$RH_BUILD_DIR/librocksdb_robinhood.so"
+if [[ -z "$HOST_TOOLS" ]]; then
+  if [[ -z "$SO" && -n "${RH_BUILD_DIR:-}" ]]; then
+    SO="$RH_BUILD_DIR/librocksdb_robinhood.so"
+  fi
+  [[ -n "$SO" ]] || fail "neither RH_PLUGIN_SO nor RH_HOST_TOOLS_DIR is set"
+  [[ -f "$SO" ]] || fail "plugin library not found: $SO"
+  SO="$(cd "$(dirname "$SO")" && pwd)/$(basename "$SO")"
 fi
-[[ -n "$SO" ]] || fail "RH_PLUGIN_SO is not set (path of librocksdb_robinhood.so)"
-[[ -f "$SO" ]] || fail "plugin library not found: $SO"
-SO="$(cd "$(dirname "$SO")" && pwd)/$(basename "$SO")"
+# In tree the tools need nothing preloaded: that is the point.
+preload() { if [[ -n "$SO" ]]; then LD_PRELOAD="$SO" "$@"; else "$@"; fi; }
 
 find_tool() {  # name, alternatives...
   local t
@@ -42,10 +50,19 @@ find_tool() {  # name, alternatives...
   fi
   return 1
 }
-DB_BENCH="$(find_tool db_bench rocksdb_db_bench)" ||
-  fail "no db_bench binary found (install Debian package rocksdb-tools; tools/setup.sh does)"
-LDB="$(find_tool ldb rocksdb_ldb)" ||
-  fail "no ldb binary found (install Debian package rocksdb-tools)"
+if [[ -n "$HOST_TOOLS" ]]; then
+  DB_BENCH="$HOST_TOOLS/db_bench"
+  LDB="$HOST_TOOLS/ldb"
+  SST_DUMP="$HOST_TOOLS/sst_dump"
+  for t in "$DB_BENCH" "$LDB" "$SST_DUMP"; do [[ -x "$t" ]] || fail "$t not found"; done
+else
+  DB_BENCH="$(find_tool db_bench rocksdb_db_bench)" ||
+    fail "no db_bench binary found (install Debian package rocksdb-tools; tools/setup.sh does)"
+  LDB="$(find_tool ldb rocksdb_ldb)" ||
+    fail "no ldb binary found (install Debian package rocksdb-tools)"
+  SST_DUMP="$(find_tool sst_dump rocksdb_sst_dump)" ||
+    fail "no sst_dump binary found (install Debian package rocksdb-tools)"
+fi
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/rh_db_bench_smoke.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
@@ -81,7 +98,7 @@ EOF
 
 # --- Run db_bench ---
 set +e
-LD_PRELOAD="$SO" "$DB_BENCH" \
+preload "$DB_BENCH" \
   --benchmarks=filluniquerandom,compact,readrandom \
   --options_file="$OPTS" \
   --db="$DB" \
@@ -133,7 +150,7 @@ echo "sst files: ${#ssts[@]}, all RobinHoodTable"
 
 # --- The system's ldb reads it too, with options from the DB's OPTIONS file ---
 set +e
-LD_PRELOAD="$SO" "$LDB" --db="$DB" --try_load_options --hex scan \
+preload "$LDB" --db="$DB" --try_load_options --hex scan \
   >"$WORK/ldb.out" 2>"$WORK/ldb.err"
 rc=$?
 set -e
@@ -148,4 +165,23 @@ count="$(grep -c '^0x' "$WORK/ldb.out" || true)"
   fail "ldb scan listed $count keys, expected $NUM"
 }
 echo "ldb scan: $count keys"
+
+# --- sst_dump: every release to date (7.8 to 11.8, table/sst_file_dumper.cc)
+# picks a table format from a fixed list of magic numbers and refuses any
+# other before it looks at the options. What we can ask is that it refuses
+# our file cleanly, by name, and does not crash on it.
+set +e
+preload "$SST_DUMP" --file="${ssts[0]}" --show_properties \
+  >"$WORK/sst_dump.out" 2>&1
+rc=$?
+set -e
+[[ $rc -lt 128 ]] || { cat "$WORK/sst_dump.out" >&2; fail "sst_dump died with status $rc"; }
+if grep -q "Unsupported table magic number" "$WORK/sst_dump.out"; then
+  echo "sst_dump: refuses our magic number cleanly (exit $rc), as it refuses every format it does not list"
+elif grep -q "rocksdb.robinhood" "$WORK/sst_dump.out"; then
+  echo "sst_dump: shows our properties"
+else
+  cat "$WORK/sst_dump.out" >&2
+  fail "sst_dump neither showed our properties nor refused the magic number"
+fi
 echo "db_bench_smoke_test: PASS"

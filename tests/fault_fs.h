@@ -26,6 +26,7 @@
 #include "rocksdb/env.h"
 #include "rocksdb/file_system.h"
 #include "rocksdb/system_clock.h"
+#include "table/compat.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -293,7 +294,7 @@ class FaultFS : public FileSystemWrapper {
       return IOStatus::OK();
     }
     IOStatus ReadAsync(FSReadRequest& req, const IOOptions& o,
-                       std::function<void(const FSReadRequest&, void*)> cb,
+                       robinhood::compat::ReadAsyncCallback cb,
                        void* cb_arg, void** /*io_handle*/,
                        IOHandleDeleter* /*del_fn*/,
                        IODebugContext* dbg) override {

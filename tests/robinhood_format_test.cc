@@ -163,7 +163,7 @@ TEST(FormatTest, MetaBlockBytes) {
 TEST(FormatTest, FooterBytes) {
   const SectionHandle metaindex{1000, 30};
   const SectionHandle meta{1035, TableMeta::kEncodedLength};
-  const std::string f = BuildFooter(metaindex, meta);
+  const std::string f = EncodeFooter(metaindex, meta);
   ASSERT_EQ(f.size(), kFooterSize);
   EXPECT_EQ(f[0], static_cast<char>(kCRC32c));
   // Handles as varints: 1000 = e8 07, 30 = 1e; 1035 = 8b 08, 180 = b4 01.

@@ -74,25 +74,20 @@ class TableFile {
                                                  nullptr);
     if (!s.ok()) return s;
     WritableFileWriter writer(std::move(f), path_, FileOptions());
-    IntTblPropCollectorFactories collectors;
-    // TableBuilderOptions keeps references: these must outlive it.
-    const CompressionOptions compression_opts;
-    const std::string cf_name = "default";
-    TableBuilderOptions tbo(*ioptions_[0], *moptions_, icmp_, &collectors,
-                            compression, compression_opts, 0, cf_name, -1);
+    compat::OwnedBuilderOptions owned(*ioptions_[0], *moptions_, icmp_,
+                                      compression);
+    const TableBuilderOptions& tbo = owned.tbo;
     std::unique_ptr<RobinHoodTableBuilder> builder(
         hash == &KeyHash ? static_cast<RobinHoodTableBuilder*>(
                                factory_->NewTableBuilder(tbo, &writer))
                          : new RobinHoodTableBuilder(opts, tbo, &writer, hash));
-    uint64_t points = 0;
     for (const auto& e : entries) {
       builder->Add(e.first, e.second);
-      points += ExtractValueType(e.first) != kTypeRangeDeletion;
     }
     s = builder->Finish();
-    EXPECT_EQ(builder->NumEntries(), points);
+    EXPECT_EQ(builder->NumEntries(), entries.size());  // as BlockBasedTable's
     if (peak != nullptr) *peak = builder->PeakMemoryUsage();
-    if (s.ok()) s = writer.Close();
+    if (s.ok()) s = compat::Close(&writer);
     if (s.ok()) {
       EXPECT_EQ(builder->FileSize(), FileSize());
     }
@@ -137,7 +132,8 @@ class TableFile {
                                         std::move(reader), size,
                                         largest_seqno, table, hash);
     }
-    TableReaderOptions tro(*ioptions_[mmap], no_prefix_, EnvOptions(), icmp_);
+    const TableReaderOptions tro = compat::MakeReaderOptions(
+        *ioptions_[mmap], no_prefix_, env_options_, icmp_);
     return factory_->NewTableReader(ReadOptions(), tro, std::move(reader),
                                     size, table, false);
   }
@@ -151,6 +147,7 @@ class TableFile {
   std::unique_ptr<MutableCFOptions> moptions_;
   const InternalKeyComparator icmp_{BytewiseComparator()};
   const std::shared_ptr<const SliceTransform> no_prefix_;
+  const EnvOptions env_options_;  // TableReaderOptions refers to it
 };
 
 }  // namespace harness

@@ -13,6 +13,7 @@
 #include "memory/arena.h"
 #include "rocksdb/merge_operator.h"
 #include "rocksdb/system_clock.h"
+#include "table/compat.h"
 #include "table/get_context.h"
 #include "table/internal_iterator.h"
 #include "table/multiget_context.h"
@@ -262,9 +263,11 @@ void Approximations(TableReader* table, const Keys& keys) {
   }
   const auto caller = TableReaderCaller::kUncategorized;
   for (size_t i = 0; i < targets.size(); ++i) {
-    g_sink = g_sink + table->ApproximateOffsetOf(targets[i], caller);
+    g_sink = g_sink + robinhood::compat::ApproximateOffsetOf(table, targets[i],
+                                                        caller);
     const std::string& other = targets[(i * 7 + 3) % targets.size()];
-    g_sink = g_sink + table->ApproximateSize(targets[i], other, caller);
+    g_sink = g_sink + robinhood::compat::ApproximateSize(table, targets[i], other,
+                                                    caller);
   }
 }
 

@@ -28,7 +28,7 @@ if(RH_FUZZ)
 else()
   # The sanitizer build: the harness over the (sanitized) library.
   add_library(rh_fuzz_harness STATIC ${RH_FUZZ_HARNESS})
-  target_link_libraries(rh_fuzz_harness PUBLIC rocksdb_robinhood)
+  target_link_libraries(rh_fuzz_harness PUBLIC rh_internal)
 endif()
 
 add_executable(rh_fuzz_replay "${RH_FUZZ_DIR}/replay.cc")

@@ -33,6 +33,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb_robinhood/robinhood_table.h"
+#include "table/compat.h"
 #include "table/table_builder.h"
 #include "util/compression.h"
 
@@ -136,16 +137,14 @@ Status WriteWithBuilder(const std::string& path,
   Status s = ioptions.fs->NewWritableFile(path, FileOptions(), &f, nullptr);
   if (!s.ok()) return s;
   WritableFileWriter writer(std::move(f), path, FileOptions());
-  IntTblPropCollectorFactories collectors;
-  const CompressionOptions compression_opts;
-  const std::string cf_name = "default";
-  TableBuilderOptions tbo(ioptions, moptions, icmp, &collectors, compression,
-                          compression_opts, 0, cf_name, -1);
-  std::unique_ptr<TableBuilder> builder(factory->NewTableBuilder(tbo, &writer));
+  robinhood::compat::OwnedBuilderOptions owned(ioptions, moptions, icmp,
+                                               compression);
+  std::unique_ptr<TableBuilder> builder(
+      factory->NewTableBuilder(owned.tbo, &writer));
   for (const Entry& e : entries) builder->Add(e.key, e.value);
   for (const Entry& e : range_dels) builder->Add(e.key, e.value);
   s = builder->Finish();
-  if (s.ok()) s = writer.Close();
+  if (s.ok()) s = robinhood::compat::Close(&writer);
   return s;
 }
 

@@ -1,5 +1,6 @@
 // info: what the file is: format, counts, the size of each part, the
 // options recorded in it and every property.
+#include <algorithm>
 #include <cinttypes>
 
 #include "rocksdb_robinhood/robinhood_table.h"
@@ -15,6 +16,12 @@ using namespace ROCKSDB_NAMESPACE;
 using namespace ROCKSDB_NAMESPACE::robinhood;
 
 namespace {
+
+// num_deletions counts range deletions too (as BlockBasedTable's does);
+// the entries row is about the log, so it shows the point deletions.
+uint64_t PointDeletions(const TableProperties& p) {
+  return p.num_deletions - std::min(p.num_deletions, p.num_range_deletions);
+}
 
 void DescribeSections(Printer& out, const std::vector<Section>& sections) {
   out.BeginArray("sections",
@@ -67,9 +74,9 @@ int Info(const Args& a, const TableFile& t) {
             Row("entries",
                 Format("%" PRIu64 " (%" PRIu64 " deletions, %" PRIu64
                        " merge operands)",
-                       m.num_entries, p.num_deletions, p.num_merge_operands)));
+                       m.num_entries, PointDeletions(p), p.num_merge_operands)));
   out.Field("distinct_keys", Uint(m.num_keys), Row("distinct keys"));
-  out.Field("deletions", Uint(p.num_deletions));
+  out.Field("deletions", Uint(PointDeletions(p)));
   out.Field("merge_operands", Uint(p.num_merge_operands));
   out.Field("range_deletions", Uint(p.num_range_deletions),
             Row("range deletions"));

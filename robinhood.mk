@@ -1,0 +1,12 @@
+# RocksDB plugin description, read by RocksDB's own make and CMake builds
+# when this folder is plugin/robinhood in a RocksDB tree and the build is
+# given ROCKSDB_PLUGINS=robinhood. RocksDB's CMake parses the two lines below
+# with regular expressions, so each stays on one line. Our CMakeLists.txt
+# refuses to configure when the list misses a table/*.cc file.
+robinhood_SOURCES = table/block_table.cc table/hash_index.cc table/ingestion_rules.cc table/log_block_reader.cc table/log_block_writer.cc table/log_entry.cc table/properties_section.cc table/property_block_check.cc table/robinhood_format.cc table/robinhood_table_builder.cc table/robinhood_table_factory.cc table/robinhood_table_iterator.cc table/robinhood_table_reader.cc table/robinhood_compress.cc table/robinhood_uncompress.cc table/section_reader.cc table/sparse_index.cc table/table_meta.cc table/table_view.cc
+robinhood_HEADERS = include/rocksdb_robinhood/robinhood_table.h
+robinhood_FUNC = robinhood_table_register
+# Our sources include "table/..." and "rocksdb_robinhood/..." from this
+# folder: ':=' takes its path now, while this file is the last one read.
+robinhood_DIR := $(dir $(lastword $(MAKEFILE_LIST)))
+robinhood_CXXFLAGS := -I$(robinhood_DIR) -I$(robinhood_DIR)include

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The installed package, used as RocksDB users consume libraries:
+# `cmake --install` into a scratch prefix, then examples/ingest built
+# against it with find_package(RocksDBRobinHood), and the same program built
+# with pkg-config (rocksdb-robinhood.pc); each must run and read back every
+# key it ingested. Environment (set by ctest): RH_BUILD_DIR.
+set -euo pipefail
+fail() { echo "package_test: FAIL: $*" >&2; exit 1; }
+src="$(cd "$(dirname "$0")/.." && pwd)"
+[[ -n "${RH_BUILD_DIR:-}" ]] || fail "RH_BUILD_DIR is not set"
+work="$(mktemp -d "${TMPDIR:-/tmp}/rh_package.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+
+cmake --install "$RH_BUILD_DIR" --prefix "$work/prefix" >/dev/null
+for f in include/rocksdb_robinhood/robinhood_table.h lib/librocksdb_robinhood.a \
+         lib/cmake/RocksDBRobinHood/RocksDBRobinHoodConfig.cmake \
+         lib/pkgconfig/rocksdb-robinhood.pc; do
+  [[ -f "$work/prefix/$f" ]] || fail "cmake --install did not install $f"
+done
+
+# find_package
+cmake -S "$src/examples/ingest" -B "$work/build" \
+  -DCMAKE_PREFIX_PATH="$work/prefix" >"$work/cmake.log" 2>&1 ||
+  { cat "$work/cmake.log" >&2; fail "examples/ingest does not configure"; }
+cmake --build "$work/build" >"$work/build.log" 2>&1 ||
+  { cat "$work/build.log" >&2; fail "examples/ingest does not build"; }
+out="$("$work/build/ingest_example" "$work/run1")" || fail "ingest_example failed: $out"
+[[ "$out" == "ok: 10000 keys" ]] || fail "ingest_example printed: $out"
+echo "find_package: $out"
+
+# pkg-config
+export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
+# shellcheck disable=SC2046
+g++ -std=c++17 -o "$work/ingest_pc" "$src/examples/ingest/ingest.cc" \
+  $(pkg-config --cflags --libs rocksdb-robinhood) -lpthread ||
+  fail "examples/ingest/ingest.cc does not build with pkg-config"
+out="$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/ingest_pc" "$work/run2")" ||
+  fail "pkg-config build failed: $out"
+[[ "$out" == "ok: 10000 keys" ]] || fail "pkg-config build printed: $out"
+echo "pkg-config: $out"
+echo "package_test: PASS"

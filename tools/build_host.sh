@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Builds a second RocksDB host the way production hosts are built: RocksDB
+# 9.11.2 from Debian's source package (unstable), release (NDEBUG, -O2,
+# PORTABLE), static library only, RTTI on, snappy, db_bench, ldb and
+# sst_dump, with this repository in tree as plugin/robinhood. Installs it
+# into .deps/rocksdb-9.11.2/install. Idempotent: the source is fetched once
+# and the build folder kept, so a second run only recompiles what changed in
+# our sources (a few seconds when nothing did).
+#
+#   tools/build_host.sh            fetch if needed, build, install
+#   tools/build_host.sh --print    print the install prefix only
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+version=9.11.2
+debian_version=9.11.2-1
+base=.deps/rocksdb-$version
+prefix=$root/$base/install
+if [ "${1:-}" = "--print" ]; then echo "$prefix"; exit 0; fi
+
+tools/setup.sh >/dev/null
+packages=(ninja-build libgflags-dev libsnappy-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$p")
+done
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "build_host: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# --- The source: Debian's package of $version, with Debian's patches ---
+src=$base/src
+if [ ! -f "$src/.robinhood-patched" ]; then
+  rm -rf "$src" "$base/fetch"
+  mkdir -p "$base/fetch"
+  list=/etc/apt/sources.list.d/robinhood-unstable-src.sources
+  $sudo tee "$list" >/dev/null <<SRC
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: unstable
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+  # The entry is temporary: whatever happens, remove it and forget its lists.
+  trap '$sudo rm -f "$list"; $sudo apt-get update -qq || true' EXIT
+  $sudo apt-get update -qq
+  # Some mirrors serve the tarballs but not the .dsc: dpkg-source needs the
+  # .dsc, so fall back to unpacking and patching by hand.
+  (cd "$base/fetch" && apt-get source -qq --download-only "rocksdb=$debian_version" 2>&1 |
+     grep -v "unsandboxed" || true)
+  $sudo rm -f "$list"
+  $sudo apt-get update -qq || true
+  trap - EXIT
+  orig=$(ls "$base"/fetch/rocksdb_"$version".orig.tar.* 2>/dev/null | head -1)
+  deb=$(ls "$base"/fetch/rocksdb_"$debian_version".debian.tar.* 2>/dev/null | head -1)
+  [ -n "$orig" ] && [ -n "$deb" ] || {
+    echo "build_host: could not fetch Debian's rocksdb $debian_version source" >&2
+    exit 1
+  }
+  mkdir -p "$base/unpack"
+  tar -xf "$orig" -C "$base/unpack"
+  mv "$base"/unpack/* "$src"
+  tar -xf "$deb" -C "$src"
+  while read -r patch; do
+    [ -n "$patch" ] && [ "${patch#\#}" = "$patch" ] || continue
+    patch -d "$src" -p1 -s < "$src/debian/patches/$patch"
+  done < "$src/debian/patches/series"
+  rm -rf "$base/fetch" "$base/unpack"
+  touch "$src/.robinhood-patched"
+fi
+
+# --- In tree: this repository is the plugin folder ---
+mkdir -p "$src/plugin"
+ln -sfn "$root" "$src/plugin/robinhood"
+
+# --- Release build ---
+build=$base/build
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S "$src" -B "$build" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release -DPORTABLE=1 \
+    -DROCKSDB_BUILD_SHARED=OFF -DUSE_RTTI=ON \
+    -DWITH_SNAPPY=ON -DWITH_LZ4=OFF -DWITH_ZLIB=OFF -DWITH_ZSTD=OFF -DWITH_BZ2=OFF \
+    -DWITH_GFLAGS=ON -DWITH_LIBURING=OFF -DWITH_JEMALLOC=OFF \
+    -DWITH_TESTS=OFF -DWITH_ALL_TESTS=OFF -DWITH_BENCHMARK_TOOLS=ON \
+    -DWITH_CORE_TOOLS=ON -DWITH_TOOLS=OFF -DWITH_TRACE_TOOLS=OFF \
+    -DWITH_EXAMPLES=OFF -DWITH_JNI=OFF \
+    -DROCKSDB_PLUGINS=robinhood \
+    -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
+fi
+cmake --build "$build" -j"$(nproc)" --target rocksdb db_bench sst_dump ldb
+cmake --install "$build" >/dev/null
+mkdir -p "$prefix/bin"
+cp -f "$build/db_bench" "$build/tools/sst_dump" "$build/tools/ldb" "$prefix/bin/"
+echo "build_host: RocksDB $version (release, plugin in tree): $prefix"
