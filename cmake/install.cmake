@@ -32,6 +32,7 @@ set(RH_PC_CODEC_LIBS "")
 foreach(_lib ${RH_CODEC_LIBS})
   string(APPEND RH_PC_CODEC_LIBS " -l${_lib}")
 endforeach()
+file(RELATIVE_PATH RH_PC_UP "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
 configure_file(cmake/rocksdb-robinhood.pc.in ${CMAKE_BINARY_DIR}/rocksdb-robinhood.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/rocksdb-robinhood.pc
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -78,7 +78,8 @@ has '^  hash_seed +0x526f62696e486f6f$'
 has '^  log_block_size +512$'
 has '^  sparse_index_interval +16$'
 has '^  load_factor +0\.8[0-9]* '
-has '^  rocksdb\.num\.entries +1002$'
+# num_entries counts the range deletion too, as BlockBasedTable's does.
+has '^  rocksdb\.num\.entries +1003$'
 has '^  rocksdb\.comparator +leveldb\.BytewiseComparator$'
 has '^  rocksdb\.robinhood\.factory +RobinHoodTable$'
 has '^  rocksdb\.external_sst_file\.version +2 \(fixed32\)$'
@@ -89,13 +90,14 @@ json "d['deletions'] == 10 and d['merge_operands'] == 10 and d['range_deletions'
 json "d['file_size'] == $SIZE and sum(s['bytes'] for s in d['sections']) == $SIZE"
 json "d['options']['log_block_size'] == 512 and d['options']['hash_seed'] == '0x526f62696e486f6f'"
 json "d['table_factory'] == 'RobinHoodTable' and d['format_version'] == 1"
-json "d['properties']['rocksdb.num.entries'] == 1002"
+json "d['properties']['rocksdb.num.entries'] == 1003"
 json "d['user_collected_properties']['rocksdb.robinhood.factory'] == 'RobinHoodTable'"
 json "d['comparator'] == 'leveldb.BytewiseComparator' and d['log']['compressed_blocks'] == 0"
 # SstFileWriter's binary properties, decoded: version 2, global seqno 0.
 json "d['user_collected_properties']['rocksdb.external_sst_file.global_seqno'] == 0"
 json "d['user_collected_properties']['rocksdb.external_sst_file.version'] == 2"
-json "d['user_collected_properties']['rocksdb.deleted.keys'] == 10"
+# rocksdb.deleted.keys is num_deletions: 10 deletions and the range deletion.
+json "d['user_collected_properties']['rocksdb.deleted.keys'] == 11"
 BLOCKS=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["log"]["blocks"])' "$OUT")
 [[ $BLOCKS -gt 10 ]] || fail "sample.sst has $BLOCKS log blocks; rh_sample asks for 512-byte blocks"
 if [[ -f "$C" ]]; then
