@@ -23,6 +23,7 @@
 #include "table/robinhood_format.h"
 #include "table/robinhood_table_builder.h"
 #include "table/robinhood_table_reader.h"
+#include "table/robinhood_compress.h"
 #include "tests/table_harness.h"
 #include "tests/test_util.h"
 
@@ -255,7 +256,9 @@ TEST_P(TableRoundTrip, MatchesModel) {
   for (size_t b = 0; b < blocks.num_blocks(); ++b) {
     compressed += blocks.Get(b).compressed();
   }
-  if (p.compression == kNoCompression) {
+  // A codec this build does not link (the in-tree host has snappy only)
+  // stores every block raw.
+  if (p.compression == kNoCompression || !CanCompress(p.compression)) {
     ASSERT_EQ(compressed, 0u);
   } else {
     ASSERT_GT(compressed, blocks.num_blocks() / 2);
