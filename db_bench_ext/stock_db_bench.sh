@@ -8,14 +8,17 @@
 #
 # Usage: db_bench_ext/stock_db_bench.sh [PLUGIN_SO] [--workload=cuckoo|sparkey]
 #          [--num=N] [--reads=N] [--repetitions=N] [--formats=a,b,..] [--db=DIR]
+#          [--db_bench=PATH]
 # PLUGIN_SO (or env RH_PLUGIN_SO) defaults to build/librocksdb_robinhood.so.
+# --db_bench=PATH: a db_bench built with the plugin in tree (for example
+# "$(tools/build_host.sh --print)/bin/db_bench"), run with nothing preloaded.
 # db_bench has fixed-size keys only: the sparkey workload runs with 20-byte
 # keys (the mean of db_bench_ext's 8..32) and 100-byte values.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 so="${RH_PLUGIN_SO:-build/librocksdb_robinhood.so}"
-workload=cuckoo num=1000000 reads=500000 reps=3 db=/tmp/stock_db_bench
+workload=cuckoo num=1000000 reads=500000 reps=3 db=/tmp/stock_db_bench db_bench=""
 formats=robinhood,cuckoo,plain,block
 for arg in "$@"; do
   case "$arg" in
@@ -25,14 +28,20 @@ for arg in "$@"; do
     --repetitions=*) reps="${arg#*=}" ;;
     --formats=*) formats="${arg#*=}" ;;
     --db=*) db="${arg#*=}" ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    --db_bench=*) db_bench="${arg#*=}" ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     -*) echo "unknown option $arg" >&2; exit 2 ;;
     *) so="$arg" ;;
   esac
 done
 
-db_bench=$(dpkg -L rocksdb-tools 2>/dev/null | grep -E '/bin/(rocksdb_)?db_bench$' | head -1 || true)
-[ -n "$db_bench" ] || db_bench=$(command -v db_bench || true)
+in_tree=0
+if [ -n "$db_bench" ]; then
+  in_tree=1
+else
+  db_bench=$(dpkg -L rocksdb-tools 2>/dev/null | grep -E '/bin/(rocksdb_)?db_bench$' | head -1 || true)
+  [ -n "$db_bench" ] || db_bench=$(command -v db_bench || true)
+fi
 [ -x "$db_bench" ] || { echo "db_bench not found: apt-get install rocksdb-tools" >&2; exit 1; }
 
 case "$workload" in
@@ -41,7 +50,7 @@ case "$workload" in
   *) echo "unknown workload $workload (cuckoo, sparkey)" >&2; exit 2 ;;
 esac
 
-if [[ ",$formats," == *,robinhood,* ]]; then
+if [[ ",$formats," == *,robinhood,* && $in_tree == 0 ]]; then
   [ -f "$so" ] || { echo "RobinHoodTable plugin $so not found: build it (tools/build.sh) or pass its path" >&2; exit 1; }
   so=$(readlink -f "$so")
 fi
@@ -79,7 +88,11 @@ common=(--num="$num" --key_size="$key_size" --value_size="$value_size"
 cache=$(( num * (key_size + value_size + 30) * 2 + (64 << 20) ))
 
 declare -A median line
-echo "db_bench: $db_bench ($(dpkg-query -W -f='${Version}' rocksdb-tools 2>/dev/null || echo '?'))"
+if [[ $in_tree == 1 ]]; then
+  echo "db_bench: $db_bench (plugin in tree, nothing preloaded)"
+else
+  echo "db_bench: $db_bench ($(dpkg-query -W -f='${Version}' rocksdb-tools 2>/dev/null || echo '?'))"
+fi
 echo "workload $workload: $num keys of $key_size bytes, $value_size-byte values; readrandom x$reps, $reads reads each"
 IFS=, read -r -a fmts <<< "$formats"
 for fmt in "${fmts[@]}"; do
@@ -88,7 +101,8 @@ for fmt in "${fmts[@]}"; do
     block) flags=(--bloom_bits=10 --cache_size="$cache" --use_data_block_hash_index=1 --mmap_read=1) ;;
     plain) flags=(--use_plain_table=1 --prefix_size="$prefix" --bloom_bits=10 --mmap_read=1) ;;
     cuckoo) flags=(--use_cuckoo_table=1 --mmap_read=1) ;;
-    robinhood) flags=(--options_file="$options_file"); pre=(env LD_PRELOAD="$so") ;;
+    robinhood) flags=(--options_file="$options_file")
+               if [[ $in_tree == 1 ]]; then pre=(env); else pre=(env LD_PRELOAD="$so"); fi ;;
     *) echo "unknown format $fmt" >&2; exit 2 ;;
   esac
   dir="$db/$fmt"
