@@ -52,7 +52,7 @@ SRC
   # Some mirrors serve the tarballs but not the .dsc: dpkg-source needs the
   # .dsc, so fall back to unpacking and patching by hand.
   (cd "$base/fetch" && apt-get source -qq --download-only "rocksdb=$debian_version" 2>&1 |
-     grep -v "unsandboxed" || true)
+     grep -v -e "unsandboxed" -e "\.dsc  404" -e "Failed to fetch some archives" || true)
   $sudo rm -f "$list"
   $sudo apt-get update -qq || true
   trap - EXIT
