@@ -45,11 +45,7 @@ class HostCompatTest : public testing::Test {
   }
   void Open() { ASSERT_OK(OpenDB(options_, path_, &db_)); }
   std::vector<std::string> SstFiles() {
-    std::vector<LiveFileMetaData> files;
-    db_->GetLiveFilesMetaData(&files);
-    std::vector<std::string> out;
-    for (const auto& f : files) out.push_back(f.db_path + f.name);
-    return out;
+    return test_util::LiveSstPaths(db_.get());
   }
 
   std::string path_;

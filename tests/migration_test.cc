@@ -69,11 +69,7 @@ class MigrationTest : public testing::Test {
     EXPECT_EQ(m, model.end()) << "missing keys from " << m->first;
   }
   std::vector<std::string> LiveFiles() {
-    std::vector<LiveFileMetaData> files;
-    db_->GetLiveFilesMetaData(&files);
-    std::vector<std::string> out;
-    for (const auto& f : files) out.push_back(f.db_path + f.name);
-    return out;
+    return test_util::LiveSstPaths(db_.get());
   }
 
   std::string path_;

@@ -6,10 +6,12 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/merge_operator.h"
+#include "rocksdb/metadata.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 
@@ -43,6 +45,15 @@ inline Status OpenDB(const Options& o, const std::string& path,
   Status s = DB::Open(o, path, &raw);
   db->reset(raw);
   return s;
+}
+
+// The paths of the SST files the DB holds now.
+inline std::vector<std::string> LiveSstPaths(DB* db) {
+  std::vector<LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  std::vector<std::string> out;
+  for (const auto& f : files) out.push_back(f.db_path + f.name);
+  return out;
 }
 
 // A key or value for failure messages: quoted when printable, else hex;
