@@ -3,6 +3,7 @@
 #include <limits>
 #include <memory>
 
+#include "table/compat.h"
 #include "table/robinhood_uncompress.h"
 #include "util/coding.h"
 
@@ -60,6 +61,9 @@ bool Compress(CompressionType type, const CompressionOptions& opts,
       raw.size() > static_cast<size_t>(std::numeric_limits<int>::max())) {
     return false;
   }
+  // Before 10.0 a column family could ask for kZSTDNotFinalCompression:
+  // zstd data under its own type byte, which the writer keeps.
+  if (type == compat::kZstdNotFinal) type = kZSTD;
   if (type != kSnappyCompression) {
     PutVarint32(out, static_cast<uint32_t>(raw.size()));
   }

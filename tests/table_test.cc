@@ -312,6 +312,30 @@ INSTANTIATE_TEST_CASE_P(
              (std::get<1>(info.param) ? "_mmap" : "_pread");
     });
 
+// Type byte 0x40 (kZSTDNotFinalCompression before RocksDB 10.0) is zstd
+// data: written compressed, and read back, on every host.
+TEST(TableTest, ZstdUnderItsPre10TypeByte) {
+  if (!CanCompress(kZSTD)) GTEST_SKIP() << "no zstd in this build";
+  std::mt19937_64 rng(7);
+  Harness h(false);
+  Param p = kParams[5];
+  Entries model = Sorted(MakeEntries(p, &rng), h.icmp());
+  ASSERT_OK(h.Build(model, RobinHoodTableOptions(), &KeyHash, nullptr,
+                    compat::kZstdNotFinal));
+  std::unique_ptr<TableReader> table;
+  ASSERT_OK(h.Open(&table));
+  const BlockTable& blocks =
+      static_cast<RobinHoodTableReader*>(table.get())->view().blocks();
+  size_t compressed = 0;
+  for (size_t b = 0; b < blocks.num_blocks(); ++b) {
+    compressed += blocks.Get(b).compressed();
+  }
+  EXPECT_GT(compressed, 0u);
+  ASSERT_OK(table->VerifyChecksum(ReadOptions(),
+                                  TableReaderCaller::kUncategorized));
+  CheckIterator(table.get(), model, h.icmp(), &rng);
+}
+
 TEST(TableTest, SameInputSameBytes) {
   std::mt19937_64 rng(1);
   Harness a(false), b(false);
