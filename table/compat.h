@@ -185,8 +185,12 @@ inline Status ReadProperties(RandomAccessFileReader* file,
   return ParsePropertiesBlock(ioptions, handle.offset(), block, *props);
 #else
   (void)contents;
+  // Our footer, already verified, with the version field RocksDB's decoder
+  // accepts (ours is tagged to keep RocksDB's own readers out).
+  std::string rocksdb_view = footer_bytes.ToString();
+  EncodeFixed32(&rocksdb_view[rocksdb_view.size() - 12], 1);
   Footer footer;
-  Status s = footer.DecodeFrom(footer_bytes, footer_offset);
+  Status s = footer.DecodeFrom(rocksdb_view, footer_offset);
   if (!s.ok()) return s;
   return ReadTablePropertiesHelper(ReadOptions(), handle, file,
                                    /*prefetch_buffer=*/nullptr, footer,

@@ -43,9 +43,33 @@ namespace robinhood {
 // uint64, chosen to differ from every RocksDB magic number.
 constexpr uint64_t kMagicNumber = 0x656c6261742d6872ULL;
 
-// Our format version. Files of a greater version are refused. It is also
-// written as the footer's format_version, which RocksDB requires to be 1..5.
-constexpr uint32_t kFormatVersion = 1;
+// Our format version. Files of a greater version are refused.
+//   1: the footer's format_version field holds a plain 1, which RocksDB's
+//      own footer decoder accepts.
+//   2: the field holds kFooterVersionTag | 2, which every RocksDB refuses.
+//      RocksDB reads the properties of a table missing from its table cache
+//      with its own reader (Version::GetTableProperties), which takes the
+//      footer's metaindex handle and parses the blocks it names with no
+//      checksum for magic numbers not its own: one bit flipped in the footer
+//      made release builds parse arbitrary bytes as a block and crash
+//      (CompactionReadFaultTest, on 9.11.2). Its callers treat a refusal as
+//      missing statistics; only our reader now parses our files.
+constexpr uint32_t kFormatVersion = 2;
+// "RH" in the two high bytes: a value more than one bit flip away from every
+// format version RocksDB knows (0 to 7 as of 11.x, and the next thousands).
+constexpr uint32_t kFooterVersionTag = 0x52480000;
+
+// The footer's format_version field for our format version `v`, and back:
+// the version a field names, 0 if it names none.
+inline uint32_t FooterVersionField(uint32_t v) {
+  return v == 1 ? 1 : (kFooterVersionTag | v);
+}
+inline uint32_t VersionOfFooterField(uint32_t field) {
+  if (field == 1) return 1;
+  if ((field & 0xffff0000u) != kFooterVersionTag) return 0;
+  const uint32_t v = field & 0xffffu;
+  return v >= 2 ? v : 0;
+}
 
 constexpr size_t kTrailerSize = 1 + 4;  // type byte + masked crc32c
 // RocksDB's compressed-block framing (a varint32 of the uncompressed size

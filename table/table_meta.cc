@@ -109,7 +109,7 @@ std::string EncodeFooter(const SectionHandle& metaindex,
   PutVarint64Varint64(&out, metaindex.offset, metaindex.size);
   PutVarint64Varint64(&out, meta.offset, meta.size);
   out.resize(TableFooter::kPaddedHandles, '\0');
-  PutFixed32(&out, kFormatVersion);
+  PutFixed32(&out, FooterVersionField(kFormatVersion));
   PutFixed64(&out, kMagicNumber);
   return out;
 }
@@ -127,8 +127,8 @@ bool DecodeFooter(const Slice& bytes, TableFooter* footer) {
   for (size_t i = 0; i < in.size(); ++i) {
     if (in[i] != 0) return false;
   }
-  footer->format_version =
-      DecodeFixed32(bytes.data() + TableFooter::kPaddedHandles);
+  footer->format_version = VersionOfFooterField(
+      DecodeFixed32(bytes.data() + TableFooter::kPaddedHandles));
   footer->magic = DecodeFixed64(bytes.data() + TableFooter::kPaddedHandles + 4);
   return true;
 }
@@ -168,16 +168,20 @@ Status ReadTableTail(const SectionReader& file, TableTail* tail) {
   }
   const SectionHandle meta_handle = MetaHandleOf(file_size);
   if (footer.format_version > kFormatVersion) {
-    // A newer file, or a damaged version field. An intact version 1 meta
-    // block in its place (it would say its own version) tells them apart.
-    Slice v1;
-    if (file.ReadSection(meta_handle, "meta block", &buf, &v1).ok() &&
-        DecodeFixed32(v1.data()) == kFormatVersion) {
-      return CorruptionAt(fname, "footer",
-                          "format version " +
-                              std::to_string(footer.format_version) +
-                              " but a version 1 meta block",
-                          file_size - 12);
+    // A newer file, or a damaged version field. An intact meta block of a
+    // version we know in its place (it says its own version) tells them
+    // apart.
+    Slice known;
+    if (file.ReadSection(meta_handle, "meta block", &buf, &known).ok()) {
+      const uint32_t v = DecodeFixed32(known.data());
+      if (v >= 1 && v <= kFormatVersion) {
+        return CorruptionAt(fname, "footer",
+                            "format version " +
+                                std::to_string(footer.format_version) +
+                                " but a version " + std::to_string(v) +
+                                " meta block",
+                            file_size - 12);
+      }
     }
     return Status::NotSupported(fname + ": RobinHoodTable format version " +
                                 std::to_string(footer.format_version) +
@@ -197,6 +201,15 @@ Status ReadTableTail(const SectionReader& file, TableTail* tail) {
   TableMeta& meta = tail->meta;
   s = meta.DecodeFrom(meta_bytes, file_size, fname);
   if (!s.ok()) return s;
+  if (meta.format_version != footer.format_version) {
+    return CorruptionAt(fname, "footer",
+                        "format version " +
+                            std::to_string(footer.format_version) +
+                            " but a version " +
+                            std::to_string(meta.format_version) +
+                            " meta block",
+                        file_size - 12);
+  }
   if (crc32c::Unmask(meta.footer_crc) !=
       crc32c::Value(footer_bytes.data(), footer_bytes.size())) {
     return CorruptionAt(fname, "footer", "checksum mismatch", footer_offset);

@@ -4,11 +4,11 @@
 //
 //   ...[meta block: TableMeta, 180 bytes][trailer: 5][footer: 53]
 //
-// The footer is RocksDB's (table/format.h) with our magic number, so
-// RocksDB's own readers (ReadTableProperties, sst_dump's property dump)
-// find the metaindex and the properties. Its "index handle" points at the
-// meta block, whose trailer guards it and which in turn holds the CRC32C of
-// the footer's 53 bytes: every byte of the tail is checksummed.
+// The footer has the layout of RocksDB's (table/format.h) with our magic
+// number. Its "index handle" points at the meta block, whose trailer guards
+// it and which in turn holds the CRC32C of the footer's 53 bytes: every byte
+// of the tail is checksummed. Since format version 2 its version field keeps
+// RocksDB's own readers out (robinhood_format.h says why).
 #pragma once
 
 #include <cstdint>
@@ -74,21 +74,22 @@ struct TableMeta {
 };
 
 // The footer, kFooterSize (53) bytes: RocksDB's layout for its table
-// format versions 1 to 5 (table/format.h), so RocksDB's property reader
-// finds our metaindex on hosts that accept other magic numbers, but written
-// and decoded by our own code: RocksDB 11.0's decoder refuses magic numbers
-// it does not know, and its encoder asserts on them.
+// format versions 1 to 5 (table/format.h), written and decoded by our own
+// code (RocksDB 11.0's encoder asserts on magic numbers it does not know).
+// Version 1 files carry a plain 1 in the version field, which RocksDB's
+// decoder accepts; version 2 files carry FooterVersionField(2), which every
+// RocksDB refuses, so only our reader parses the blocks the footer names.
 //   checksum_type    1 byte     kCRC32c (1)
 //   metaindex        varint64 offset, varint64 size
 //   meta block       varint64 offset, varint64 size  (RocksDB's index handle)
 //   padding          zeros up to byte 41
-//   format_version   fixed32    kFormatVersion
+//   format_version   fixed32    FooterVersionField(version): 1, 0x52480002
 //   magic            fixed64    kMagicNumber
 struct TableFooter {
   uint8_t checksum_type = 0;
   SectionHandle metaindex;
   SectionHandle meta;
-  uint32_t format_version = 0;
+  uint32_t format_version = 0;  // decoded: 0 if the field names none
   uint64_t magic = 0;
 
   static constexpr size_t kPaddedHandles = 41;  // up to format_version

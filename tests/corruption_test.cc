@@ -142,7 +142,12 @@ TEST_P(TableCorruptionTest, BadMagicNumber) {
 
 TEST_P(TableCorruptionTest, BadFormatVersion) {
   const uint64_t at = layout_.file_size - 12;  // footer: fixed32 version
-  for (uint32_t v : {0u, 2u, 3u, 5u, 6u, 0x101u, 0xffffffffu}) {
+  // Plain small numbers (RocksDB's versions, and our version 1's field, 1,
+  // which disagrees with the version 2 meta block), tagged ones naming no
+  // version or one the meta block contradicts, and noise.
+  for (uint32_t v : {0u, 1u, 2u, 3u, 5u, 6u, 0x101u, kFooterVersionTag,
+                     kFooterVersionTag | 1, kFooterVersionTag | 3,
+                     kFooterVersionTag | 0x10002, 0xffffffffu}) {
     std::string bytes = original_;
     EncodeFixed32(&bytes[at], v);
     ExpectRefused(bytes, "", "footer format version " + std::to_string(v));
@@ -154,9 +159,11 @@ TEST_P(TableCorruptionTest, BadFormatVersion) {
   // A file that really is of a newer version (footer and meta agree, the
   // checksums hold) is NotSupported, not Corruption.
   std::string footer = original_.substr(layout_.footer_offset);
-  EncodeFixed32(&footer[kFooterSize - 12], 2);
-  file_.Write(WithFooter(original_, layout_, footer,
-                         [](TableMeta* m) { m->format_version = 2; }));
+  EncodeFixed32(&footer[kFooterSize - 12],
+                FooterVersionField(kFormatVersion + 1));
+  file_.Write(WithFooter(original_, layout_, footer, [](TableMeta* m) {
+    m->format_version = kFormatVersion + 1;
+  }));
   std::unique_ptr<TableReader> t;
   Status s = file_.Open(mmap(), &t);
   EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
@@ -407,8 +414,9 @@ TEST_P(TableCorruptionTest, CraftedMetaOutOfRange) {
     ExpectRefused(WithMeta(original_, layout_, c.edit), c.what, c.name);
   }
   // A newer format version in the meta block alone: NotSupported.
-  file_.Write(WithMeta(original_, layout_,
-                       [](TableMeta* m) { m->format_version = 2; }));
+  file_.Write(WithMeta(original_, layout_, [](TableMeta* m) {
+    m->format_version = kFormatVersion + 1;
+  }));
   std::unique_ptr<TableReader> t;
   Status s = file_.Open(mmap(), &t);
   EXPECT_TRUE(s.IsNotSupported()) << s.ToString();

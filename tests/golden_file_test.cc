@@ -70,29 +70,35 @@ RobinHoodTableOptions GoldenOptions() {
 }
 
 struct Golden {
+  uint32_t version;
   const char* name;
   CompressionType codec;
 };
 
 std::string GoldenPath(const Golden& g) {
-  return std::string(RH_SOURCE_DIR) + "/tests/golden/v1_" + g.name + ".sst";
+  return std::string(RH_SOURCE_DIR) + "/tests/golden/v" +
+         std::to_string(g.version) + "_" + g.name + ".sst";
 }
 
 class GoldenFileTest : public testing::TestWithParam<Golden> {};
 
-TEST_P(GoldenFileTest, ReadsVersion1) {
+TEST_P(GoldenFileTest, Reads) {
   const Golden g = GetParam();
   if (g.codec != kNoCompression && !CompressionTypeSupported(g.codec)) {
     GTEST_SKIP() << "no " << g.name << " in this RocksDB";
   }
   const Model model = GoldenModel();
-  if (getenv("RH_WRITE_GOLDEN") != nullptr) {
+  if (getenv("RH_WRITE_GOLDEN") != nullptr && g.version == kFormatVersion) {
     TableFile f("golden_" + std::string(g.name));
     const std::string bytes = BuildModel(&f, model, GoldenOptions(), g.codec);
     ASSERT_OK(WriteStringToFile(Env::Default(), bytes, GoldenPath(g), true));
   }
   TableFile f(GoldenPath(g), /*existing=*/true);
   Checker checker(model, f.path());
+  {
+    Layout l = LayoutOf(&f);
+    EXPECT_EQ(l.meta.format_version, g.version);
+  }
   for (bool mmap : {false, true}) {
     SCOPED_TRACE(mmap ? "mmap" : "pread");
     std::unique_ptr<TableReader> t;
@@ -104,9 +110,12 @@ TEST_P(GoldenFileTest, ReadsVersion1) {
   }
 }
 
-// Today's builder still writes version 1 byte for byte: a change to what
-// it writes is a format change, which needs a new version (and file).
-TEST_P(GoldenFileTest, BuilderWritesTheSameBytes) {
+// Today's builder still writes the newest version byte for byte: a change
+// to what it writes is a format change, which needs a new version (and
+// file).
+class GoldenBuilderTest : public GoldenFileTest {};
+
+TEST_P(GoldenBuilderTest, WritesTheSameBytes) {
   const Golden g = GetParam();
   if (g.codec != kNoCompression && !CompressionTypeSupported(g.codec)) {
     GTEST_SKIP() << "no " << g.name << " in this RocksDB";
@@ -128,12 +137,23 @@ TEST_P(GoldenFileTest, BuilderWritesTheSameBytes) {
             Slice(golden.data(), l.meta.properties.offset));
 }
 
-INSTANTIATE_TEST_SUITE_P(Codecs, GoldenFileTest,
-                         testing::Values(Golden{"raw", kNoCompression},
-                                         Golden{"snappy", kSnappyCompression}),
-                         [](const testing::TestParamInfo<Golden>& i) {
-                           return std::string(i.param.name);
-                         });
+std::string GoldenName(const testing::TestParamInfo<Golden>& i) {
+  return "v" + std::to_string(i.param.version) + "_" + i.param.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Versions, GoldenFileTest,
+    testing::Values(Golden{1, "raw", kNoCompression},
+                    Golden{1, "snappy", kSnappyCompression},
+                    Golden{2, "raw", kNoCompression},
+                    Golden{2, "snappy", kSnappyCompression}),
+    GoldenName);
+
+INSTANTIATE_TEST_SUITE_P(
+    Newest, GoldenBuilderTest,
+    testing::Values(Golden{kFormatVersion, "raw", kNoCompression},
+                    Golden{kFormatVersion, "snappy", kSnappyCompression}),
+    GoldenName);
 
 }  // namespace
 }  // namespace robinhood

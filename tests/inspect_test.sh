@@ -68,7 +68,7 @@ sys.exit(0 if ok else 1)' "$OUT" "$1" ||
 # --- info ---
 run 0 info "$F"
 has '^table factory +RobinHoodTable$'
-has '^format version +1$'
+has '^format version +2$'
 has '^comparator +leveldb\.BytewiseComparator$'
 has '^entries +1002 \(10 deletions, 10 merge operands\)$'
 has '^distinct keys +1002$'
@@ -89,7 +89,7 @@ json "d['ok'] and d['entries'] == 1002 and d['distinct_keys'] == 1002"
 json "d['deletions'] == 10 and d['merge_operands'] == 10 and d['range_deletions'] == 1"
 json "d['file_size'] == $SIZE and sum(s['bytes'] for s in d['sections']) == $SIZE"
 json "d['options']['log_block_size'] == 512 and d['options']['hash_seed'] == '0x526f62696e486f6f'"
-json "d['table_factory'] == 'RobinHoodTable' and d['format_version'] == 1"
+json "d['table_factory'] == 'RobinHoodTable' and d['format_version'] == 2"
 json "d['properties']['rocksdb.num.entries'] == 1003"
 json "d['user_collected_properties']['rocksdb.robinhood.factory'] == 'RobinHoodTable'"
 json "d['comparator'] == 'leveldb.BytewiseComparator' and d['log']['compressed_blocks'] == 0"

@@ -157,7 +157,31 @@ TEST(FormatTest, MetaBlockBytes) {
   refused([](TableMeta* t) { t->index.size = 16; }, "index size");
   refused([](TableMeta* t) { t->sparse_index.offset += 1; },
           "section out of place");
-  refused([](TableMeta* t) { t->format_version = 2; }, "format version");
+  refused([](TableMeta* t) { t->format_version = kFormatVersion + 1; },
+          "format version");
+  refused([](TableMeta* t) { t->format_version = 0; }, "format version");
+}
+
+// The footer's version field: version 1 wrote a plain 1; later versions
+// are tagged, and no single bit flip turns a tagged field into a number
+// RocksDB's footer decoder accepts (it knows 0 to 7 as of 11.x).
+TEST(FormatTest, FooterVersionField) {
+  EXPECT_EQ(FooterVersionField(1), 1u);
+  EXPECT_EQ(FooterVersionField(2), 0x52480002u);
+  for (uint32_t v = 1; v <= kFormatVersion; ++v) {
+    EXPECT_EQ(VersionOfFooterField(FooterVersionField(v)), v);
+  }
+  EXPECT_EQ(VersionOfFooterField(0), 0u);
+  EXPECT_EQ(VersionOfFooterField(2), 0u);
+  EXPECT_EQ(VersionOfFooterField(kFooterVersionTag), 0u);
+  EXPECT_EQ(VersionOfFooterField(kFooterVersionTag | 1), 0u);
+  EXPECT_EQ(VersionOfFooterField(0x12480002u), 0u);
+  for (uint32_t v = 2; v <= kFormatVersion; ++v) {
+    for (int bit = 0; bit < 32; ++bit) {
+      const uint32_t flipped = FooterVersionField(v) ^ (uint32_t{1} << bit);
+      EXPECT_GT(flipped, 1000u) << "bit " << bit;
+    }
+  }
 }
 
 TEST(FormatTest, FooterBytes) {
@@ -168,7 +192,8 @@ TEST(FormatTest, FooterBytes) {
   EXPECT_EQ(f[0], static_cast<char>(kCRC32c));
   // Handles as varints: 1000 = e8 07, 30 = 1e; 1035 = 8b 08, 180 = b4 01.
   EXPECT_EQ(Hex(f.substr(1, 8)), "E8071E8B08B40100");
-  EXPECT_EQ(DecodeFixed32(&f[kFooterSize - 12]), kFormatVersion);
+  // The version field: "\x02\x00HR", tagged so that RocksDB refuses it.
+  EXPECT_EQ(Hex(f.substr(kFooterSize - 12, 4)), "02004852");
   EXPECT_EQ(DecodeFixed64(&f[kFooterSize - 8]), kMagicNumber);
   EXPECT_EQ(f.substr(kFooterSize - 8), "rh-table");
 }
