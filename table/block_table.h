@@ -81,7 +81,7 @@ class BlockTable {
     uint64_t logical;
     uint64_t file;
   };
-  std::vector<Start> starts_;
+  std::vector<Start> starts_{Start{0, 0}};  // no blocks until Init
   // The first block of each page of the logical log, and a last entry
   // bounding the search of the last page.
   std::vector<uint32_t> page_first_block_;

@@ -92,19 +92,81 @@ size_t HashIndexBuilder::MemoryUsage() const {
   return chunks_.size() * (kChunkRecords * sizeof(Record) + sizeof(void*));
 }
 
-Status HashIndexBuilder::Finish(double load_factor, uint64_t logical_bytes,
-                                const Sink& sink, IndexGeometry* geometry) {
+IndexGeometry HashIndexBuilder::Plan(double load_factor) {
   IndexGeometry geo;
   geo.keys = num_keys_;
   geo.capacity = IndexCapacity(num_keys_, load_factor);
-  geo.address_bits = AddressBitsFor(logical_bytes);
-  if (geo.address_bits == 0) {
+  geo.address_bits = 0;
+  RadixSort(0, num_keys_, 0);
+  HashIndex shape;  // Home() of this capacity; reads no slots
+  shape.Init(nullptr, geo);
+  uint64_t next_free = 0;  // first slot not yet taken
+  for (size_t k = 0; k < num_keys_; ++k) {
+    const uint64_t home = shape.Home(At(k).hash_and_high & ~kHashLowMask);
+    if (next_free < home) next_free = home;
+    const uint64_t disp = next_free - home;
+    ++next_free;
+    geo.max_displacement =
+        static_cast<uint32_t>(std::max<uint64_t>(geo.max_displacement, disp));
+    geo.total_displacement += disp;
+  }
+  geo.slots = std::max(next_free, geo.capacity);
+  return geo;
+}
+
+Status HashIndexBuilder::VisitSlots(const IndexGeometry& geo,
+                                    const Visit& visit) {
+  HashIndex shape;
+  shape.Init(nullptr, geo);
+  uint64_t next_free = 0;
+  for (size_t k = 0; k < num_keys_; ++k) {
+    Record& rec = At(k);
+    const uint64_t hash = rec.hash_and_high & ~kHashLowMask;
+    const uint64_t address =
+        ((rec.hash_and_high & kHashLowMask) << kRecordLowAddressBits) |
+        rec.address_low;
+    const uint64_t home = shape.Home(hash);
+    if (next_free < home) next_free = home;
+    Status s = visit(next_free, hash, address);
+    if (!s.ok()) return s;
+    rec.hash_and_high = next_free;  // for SlotsByAddress
+    ++next_free;
+  }
+  return Status::OK();
+}
+
+Status HashIndexBuilder::SlotsByAddress(
+    const std::function<Status(uint64_t slot)>& emit) {
+  // Addresses are 0..n-1, each once: put record a at position a by
+  // following cycles, then read them off in order.
+  for (size_t i = 0; i < num_keys_; ++i) {
+    while (At(i).address_low != i) {
+      const size_t to = At(i).address_low;
+      if (to >= num_keys_ || At(to).address_low == to) {
+        return Status::Corruption("RobinHoodTable: entry ordinals repeat");
+      }
+      std::swap(At(i), At(to));
+    }
+  }
+  Status s;
+  for (size_t i = 0; i < num_keys_ && s.ok(); ++i) {
+    s = emit(At(i).hash_and_high);
+  }
+  chunks_.clear();
+  in_last_chunk_ = kChunkRecords;
+  return s;
+}
+
+Status HashIndexBuilder::Finish(double load_factor, uint64_t logical_bytes,
+                                const Sink& sink, IndexGeometry* geometry) {
+  const uint32_t address_bits = AddressBitsFor(logical_bytes);
+  if (address_bits == 0) {
     return Status::NotSupported("RobinHoodTable: log of " +
                                 std::to_string(logical_bytes) +
                                 " bytes exceeds the format's 1 TiB limit");
   }
-  RadixSort(0, num_keys_, 0);
-
+  IndexGeometry geo = Plan(load_factor);
+  geo.address_bits = address_bits;
   HashIndex shape;  // the slot codec of this geometry; reads no slots
   shape.Init(nullptr, geo);
 
@@ -119,34 +181,20 @@ Status HashIndexBuilder::Finish(double load_factor, uint64_t logical_bytes,
       buf.clear();
     }
   };
-
-  for (size_t k = 0; k < num_keys_; ++k) {
-    const Record& rec = At(k);
-    const uint64_t hash = rec.hash_and_high & ~kHashLowMask;
-    const uint64_t address =
-        ((rec.hash_and_high & kHashLowMask) << kRecordLowAddressBits) |
-        rec.address_low;
-    const uint64_t home = shape.Home(hash);
-    while (next_free < home) {
-      put_slot(0);
-      ++next_free;
-    }
-    const uint64_t disp = next_free - home;
-    put_slot(shape.EncodeSlot(shape.Tag(hash), disp, address));
+  Status v = VisitSlots(geo, [&](uint64_t slot, uint64_t hash,
+                                 uint64_t address) {
+    for (; next_free < slot; ++next_free) put_slot(0);
+    put_slot(shape.EncodeSlot(shape.Tag(hash), slot - shape.Home(hash),
+                              address));
     ++next_free;
-    geo.max_displacement =
-        static_cast<uint32_t>(std::max<uint64_t>(geo.max_displacement, disp));
-    geo.total_displacement += disp;
-  }
-  while (next_free < geo.capacity) {
-    put_slot(0);
-    ++next_free;
-  }
+    return Status::OK();
+  });
+  for (; next_free < geo.slots; ++next_free) put_slot(0);
   if (!buf.empty() && s.ok()) s = sink(buf);
-  geo.slots = next_free;
   chunks_.clear();
+  in_last_chunk_ = kChunkRecords;
   *geometry = geo;
-  return s;
+  return s.ok() ? v : s;
 }
 
 }  // namespace robinhood

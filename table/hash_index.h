@@ -94,6 +94,21 @@ class HashIndexBuilder {
   Status Finish(double load_factor, uint64_t logical_bytes, const Sink& sink,
                 IndexGeometry* geometry);
 
+  // The same placement, in steps, for the inline layout (inline_table.h),
+  // whose addresses are entry ordinals 0..n-1 (n < 2^32): sorts the keys
+  // and returns where they would go (address_bits is left 0), writing
+  // nothing; a builder can still change its mind.
+  IndexGeometry Plan(double load_factor);
+  // After Plan: calls `visit(slot, hash, address)` for every key in slot
+  // order.
+  using Visit =
+      std::function<Status(uint64_t slot, uint64_t hash, uint64_t address)>;
+  Status VisitSlots(const IndexGeometry& geometry, const Visit& visit);
+  // After VisitSlots: calls `emit(slot)` for addresses 0, 1, ..., n-1 (the
+  // slot of each entry, in entry order), reordering the records in place
+  // rather than holding a second array. Frees the records.
+  Status SlotsByAddress(const std::function<Status(uint64_t slot)>& emit);
+
   // Bytes held now (the builder's index memory).
   size_t MemoryUsage() const;
 

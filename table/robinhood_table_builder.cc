@@ -60,6 +60,9 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
     names += io.table_properties_collector_factories[i]->Name();
   }
   props_.property_collectors_names = names + "]";
+  if (options.inline_slot_limit > 0) {
+    inline_.reset(new InlineEntryBuffer(options.inline_slot_limit));
+  }
 }
 
 RobinHoodTableBuilder::~RobinHoodTableBuilder() = default;
@@ -75,7 +78,7 @@ void RobinHoodTableBuilder::Append(const Slice& data) {
 }
 
 Status RobinHoodTableBuilder::CheckOrder(const ParsedInternalKey& ikey) const {
-  if (log_entries_ == 0) return Status::OK();
+  if (point_entries_ == 0) return Status::OK();
   const int c = ucmp_->Compare(ikey.user_key, last_user_key_);
   const uint64_t packed = PackSequenceAndType(ikey.sequence, ikey.type);
   // Versions of one user key come newest (largest packed) first.
@@ -128,27 +131,28 @@ void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
     status_ = s;
     return;
   }
-  const uint64_t address = log_.next_address();
-  if (log_entries_ == 0 || ikey.user_key != Slice(last_user_key_)) {
-    if (address >> kMaxAddressBits) {
-      status_ = Status::NotSupported(
-          "RobinHoodTable: a file's log is limited to 1 TiB");
-      return;
-    }
-    index_.Add(hash_(ikey.user_key, options_.hash_seed), address);
-    last_user_key_.assign(ikey.user_key.data(), ikey.user_key.size());
-  }
+  const bool new_key =
+      point_entries_ == 0 || ikey.user_key != Slice(last_user_key_);
+  if (new_key) last_user_key_.assign(ikey.user_key.data(), ikey.user_key.size());
   last_packed_ = PackSequenceAndType(ikey.sequence, ikey.type);
-  if (log_.open_block_bytes() == 0 ||
-      entries_since_sparse_ >= options_.sparse_index_interval) {
-    sparse_.Add(key, address);
-    entries_since_sparse_ = 0;
+  point_entries_++;
+  if (inline_ != nullptr) {
+    if (ikey.sequence == 0 && ikey.type == kTypeValue &&
+        inline_->Fits(ikey.user_key.size(), value.size())) {
+      // Samples for Seek, at positions in key order (inline_table.h).
+      if (inline_->size() % kInlineSampleInterval == 0) {
+        sparse_.Add(key, inline_->size());
+      }
+      inline_->Add(ikey.user_key, value,
+                   hash_(ikey.user_key, options_.hash_seed));
+      if (inline_->size() % 4096 == 0) TrackMemory();
+    } else {
+      SpillInline();
+    }
   }
-  EncodeLogEntry(ikey.user_key, ikey.sequence, ikey.type, value,
-                 log_.open_block());
-  entries_since_sparse_++;
+  if (inline_ == nullptr) AppendToLog(ikey, key, value, new_key);
+  if (!ok()) return;
 
-  log_entries_++;
   props_.num_entries++;
   props_.raw_key_size += key.size();
   props_.raw_value_size += value.size();
@@ -160,6 +164,29 @@ void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
   }
   NotifyCollectTableCollectorsOnAdd(key, value, offset_, collectors_,
                                     logger_);
+}
+
+void RobinHoodTableBuilder::AppendToLog(const ParsedInternalKey& ikey,
+                                        const Slice& key, const Slice& value,
+                                        bool new_key) {
+  const uint64_t address = log_.next_address();
+  if (new_key) {
+    if (address >> kMaxAddressBits) {
+      status_ = Status::NotSupported(
+          "RobinHoodTable: a file's log is limited to 1 TiB");
+      return;
+    }
+    index_.Add(hash_(ikey.user_key, options_.hash_seed), address);
+  }
+  if (log_.open_block_bytes() == 0 ||
+      entries_since_sparse_ >= options_.sparse_index_interval) {
+    sparse_.Add(key, address);
+    entries_since_sparse_ = 0;
+  }
+  EncodeLogEntry(ikey.user_key, ikey.sequence, ikey.type, value,
+                 log_.open_block());
+  entries_since_sparse_++;
+  log_entries_++;
   if (log_.open_block_bytes() >= options_.log_block_size) {
     log_.CloseBlock();
     props_.num_data_blocks = log_.num_blocks();
@@ -167,8 +194,24 @@ void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
   }
 }
 
+void RobinHoodTableBuilder::SpillInline() {
+  TrackMemory();
+  std::unique_ptr<InlineEntryBuffer> waiting = std::move(inline_);
+  sparse_ = SparseIndexBuilder();  // it held inline samples
+  std::string ikey;
+  for (uint64_t i = 0; i < waiting->size() && ok(); ++i) {
+    Slice k, v;
+    waiting->Get(i, &k, &v);
+    ikey.assign(k.data(), k.size());
+    PutFixed64(&ikey, PackSequenceAndType(0, kTypeValue));
+    AppendToLog(ParsedInternalKey(k, 0, kTypeValue), ikey, v, true);
+  }
+}
+
 void RobinHoodTableBuilder::TrackMemory() {
   peak_memory_ = std::max(peak_memory_, index_.MemoryUsage() +
+                                            (inline_ ? inline_->MemoryUsage()
+                                                     : 0) +
                                             sparse_.MemoryUsage() +
                                             log_.block_table().MemoryUsage() +
                                             range_dels_.capacity() +
@@ -205,8 +248,8 @@ void RobinHoodTableBuilder::WriteIndex(IndexGeometry* geometry,
 }
 
 void RobinHoodTableBuilder::WriteProperties(const IndexGeometry& geo,
+                                            bool inline_layout,
                                             SectionHandle* handle) {
-
   using P = RobinHoodTablePropertyNames;
   auto& user = props_.user_collected_properties;
   user[P::kFactory] = kRobinHoodTableName;
@@ -216,7 +259,10 @@ void RobinHoodTableBuilder::WriteProperties(const IndexGeometry& geo,
   user[P::kMaxDisplacement] = std::to_string(geo.max_displacement);
   user[P::kMeanDisplacement] = std::to_string(
       geo.keys ? geo.total_displacement / static_cast<double>(geo.keys) : 0.0);
-  user[P::kIndexBytes] = std::to_string(geo.slots * kSlotSize);
+  user[P::kIndexBytes] = std::to_string(
+      inline_layout ? geo.slots * inline_->shape().slot_width()
+                    : geo.slots * kSlotSize);
+  user[P::kLayout] = inline_layout ? "inline" : "log";
   user[P::kDistinctKeys] = std::to_string(geo.keys);
   user[P::kBuilderPeakBytes] = std::to_string(peak_memory_);
 
@@ -233,36 +279,49 @@ Status RobinHoodTableBuilder::Finish() {
     return status_;
   }
   closed_ = true;
-  log_.CloseBlock();
-  props_.num_data_blocks = log_.num_blocks();
-  TrackMemory();
   TableMeta meta;
   meta.hash_seed = options_.hash_seed;
-  meta.num_entries = log_entries_;
-  meta.num_keys = index_.num_keys();
-  meta.log_file_bytes = offset_;
-  meta.log_logical_bytes = log_.next_address();
-  meta.log_block_size = options_.log_block_size;
-  meta.sparse_interval = options_.sparse_index_interval;
-  props_.data_size = offset_;
-
   IndexGeometry geo;
-  WriteIndex(&geo, &meta.index);
-  meta.index_capacity = geo.capacity;
-  meta.index_slots = geo.slots;
-  meta.address_bits = geo.address_bits;
-  meta.max_displacement = geo.max_displacement;
+  if (inline_ != nullptr && ok()) {
+    // Only a file with entries, all of them within the displacement a
+    // slot records, is inline (Plan decides without writing).
+    if (inline_->size() > 0 && inline_->Plan(options_.inline_load_factor, &geo)) {
+      TrackMemory();
+      WriteInline(geo, &meta);
+    } else {
+      SpillInline();
+    }
+  }
+  if (inline_ == nullptr) {
+    log_.CloseBlock();
+    props_.num_data_blocks = log_.num_blocks();
+    TrackMemory();
+    meta.num_entries = log_entries_;
+    meta.num_keys = index_.num_keys();
+    meta.log_file_bytes = offset_;
+    meta.log_logical_bytes = log_.next_address();
+    meta.log_block_size = options_.log_block_size;
+    meta.sparse_interval = options_.sparse_index_interval;
+    props_.data_size = offset_;
 
-  WriteSection(log_.block_table().Finish(), &meta.block_table);
+    WriteIndex(&geo, &meta.index);
+    meta.index_capacity = geo.capacity;
+    meta.index_slots = geo.slots;
+    meta.address_bits = geo.address_bits;
+    meta.max_displacement = geo.max_displacement;
+    WriteSection(log_.block_table().Finish(), &meta.block_table);
+  }
   const std::string sparse = sparse_.Finish();
   WriteSection(sparse, &meta.sparse_index);
   std::string range_dels;
   PutVarint64(&range_dels, props_.num_range_deletions);
   range_dels.append(range_dels_);
   WriteSection(range_dels, &meta.range_dels);
-  props_.index_size = meta.index.size + meta.block_table.size +
-                      meta.sparse_index.size + 3 * kTrailerSize;
-  WriteProperties(geo, &meta.properties);
+  // Inline slots are the data; their directory and samples the index.
+  props_.index_size = (inline_ ? 0 : meta.index.size + kTrailerSize) +
+                      meta.block_table.size + meta.sparse_index.size +
+                      2 * kTrailerSize;
+  WriteProperties(geo, inline_ != nullptr, &meta.properties);
 
   MetaIndexBuilder metaindex;
   metaindex.Add(kPropertiesBlockName,
@@ -280,7 +339,48 @@ Status RobinHoodTableBuilder::Finish() {
   return status_;
 }
 
+void RobinHoodTableBuilder::WriteInline(const IndexGeometry& geo,
+                                        TableMeta* meta) {
+  meta->flags = kInlineLayout;
+  meta->num_entries = inline_->size();
+  meta->num_keys = inline_->size();
+  meta->sparse_interval = kInlineSampleInterval;
+  meta->index_capacity = geo.capacity;
+  meta->index_slots = geo.slots;
+  meta->max_displacement = geo.max_displacement;
+  const InlineShape shape = inline_->shape();
+
+  std::string directory;
+  PutFixed32(&directory, shape.key_width);
+  PutFixed32(&directory, shape.value_width);
+  PutFixed32(&directory, (shape.var_key ? 1 : 0) | (shape.var_value ? 2 : 0));
+  PutFixed32(&directory, shape.page_slots());
+  PutFixed32(&directory, OrderWidthFor(geo.slots));
+  meta->index.offset = offset_;
+  meta->index.size = geo.slots * shape.slot_width();
+  uint32_t crc = 0;
+  Status s = inline_->WriteSlots(
+      [&](const Slice& piece) {
+        Append(piece);
+        return status_;
+      },
+      &directory, &crc);
+  std::string trailer;
+  AppendTrailerFromCrc(crc, kNoCompression, &trailer);
+  Append(trailer);
+  if (s.ok()) s = inline_->AppendOrder(&directory);
+  if (!s.ok() && ok()) status_ = s;
+  props_.data_size = offset_;
+  props_.num_data_blocks = (geo.slots + shape.page_slots() - 1) /
+                           shape.page_slots();
+  WriteSection(directory, &meta->block_table);
+  peak_memory_ = std::max(peak_memory_, directory.capacity());
+}
+
 uint64_t RobinHoodTableBuilder::EstimatedFileSize() const {
+  if (inline_ != nullptr && !closed_) {
+    return offset_ + inline_->EstimatedFileBytes(options_.inline_load_factor);
+  }
   const uint64_t keys = index_.num_keys();
   return offset_ + log_.open_block_bytes() +
          static_cast<uint64_t>(keys / options_.load_factor) * kSlotSize +

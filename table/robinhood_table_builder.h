@@ -5,6 +5,12 @@
 // Entries are compressed per block when the column family asks for it
 // (TableBuilderOptions::compression_type).
 //
+// While every entry is a compacted put that fits an inline slot, entries
+// wait in an InlineEntryBuffer instead (inline_entries.h) and the file is
+// written in the inline layout at Finish; the first entry that does not
+// fit sends the waiting ones to the log, in order, and the file takes the
+// log layout.
+//
 // Memory while building, beyond the current log block: 12 bytes per
 // distinct user key for the hash index (hash_index.h), the sparse index
 // (one key per sparse_index_interval entries), ~4 bytes per log block for
@@ -18,6 +24,7 @@
 #include "rocksdb_robinhood/robinhood_table.h"
 #include "table/compat.h"
 #include "table/hash_index.h"
+#include "table/inline_entries.h"
 #include "table/log_block_writer.h"
 #include "table/robinhood_format.h"
 #include "table/sparse_index.h"
@@ -62,9 +69,17 @@ class RobinHoodTableBuilder : public TableBuilder {
   void Append(const Slice& data);
   // OK if `ikey` may follow the previous point entry.
   Status CheckOrder(const ParsedInternalKey& ikey) const;
+  // Writes a point entry to the log (`key` is `ikey` encoded).
+  void AppendToLog(const ParsedInternalKey& ikey, const Slice& key,
+                   const Slice& value, bool new_key);
+  // Sends the entries waiting for the inline layout to the log.
+  void SpillInline();
+  // Writes the slots and the directory of an inline file.
+  void WriteInline(const IndexGeometry& geometry, TableMeta* meta);
   void WriteSection(const Slice& contents, SectionHandle* handle);
   void WriteIndex(IndexGeometry* geometry, SectionHandle* handle);
-  void WriteProperties(const IndexGeometry& geometry, SectionHandle* handle);
+  void WriteProperties(const IndexGeometry& geometry, bool inline_layout,
+                       SectionHandle* handle);
   void TrackMemory();
 
   const RobinHoodTableOptions options_;
@@ -82,11 +97,14 @@ class RobinHoodTableBuilder : public TableBuilder {
   // Log blocks, compressed with the column family's codec.
   LogBlockWriter log_;
   uint64_t entries_since_sparse_ = 0;
-  uint64_t log_entries_ = 0;  // point entries; props_ counts range dels too
+  uint64_t log_entries_ = 0;    // point entries in the log
+  uint64_t point_entries_ = 0;  // in the log or waiting; props_ counts range
+                                // deletions too
   std::string last_user_key_;
   uint64_t last_packed_ = 0;  // sequence and type of the previous entry
 
   HashIndexBuilder index_;
+  std::unique_ptr<InlineEntryBuffer> inline_;  // null once the log is chosen
   SparseIndexBuilder sparse_;
   std::string range_dels_;
   size_t peak_memory_ = 0;

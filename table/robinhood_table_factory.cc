@@ -47,6 +47,14 @@ std::unordered_map<std::string, OptionTypeInfo> robinhood_type_info = {
     {"hash_seed",
      {offsetof(struct RobinHoodTableOptions, hash_seed), OptionType::kUInt64T,
       OptionVerificationType::kNormal, OptionTypeFlags::kNone}},
+    {"inline_slot_limit",
+     {offsetof(struct RobinHoodTableOptions, inline_slot_limit),
+      OptionType::kUInt32T, OptionVerificationType::kNormal,
+      OptionTypeFlags::kNone}},
+    {"inline_load_factor",
+     {offsetof(struct RobinHoodTableOptions, inline_load_factor),
+      OptionType::kDouble, OptionVerificationType::kNormal,
+      OptionTypeFlags::kNone}},
 };
 }  // namespace
 
@@ -82,6 +90,21 @@ Status RobinHoodTableFactory::Validate(const RobinHoodTableOptions& o) {
     return out_of_range("log_block_size", std::to_string(O::kMinLogBlockSize),
                         std::to_string(O::kMaxLogBlockSize),
                         std::to_string(o.log_block_size));
+  }
+  if (o.inline_slot_limit != 0 &&
+      (o.inline_slot_limit < O::kMinInlineSlotLimit ||
+       o.inline_slot_limit > O::kMaxInlineSlotLimit)) {
+    return out_of_range("inline_slot_limit",
+                        std::to_string(O::kMinInlineSlotLimit),
+                        std::to_string(O::kMaxInlineSlotLimit),
+                        std::to_string(o.inline_slot_limit) +
+                            " (0 turns the inline layout off)");
+  }
+  if (!(o.inline_load_factor >= O::kMinLoadFactor &&
+        o.inline_load_factor <= O::kMaxInlineLoadFactor)) {
+    return out_of_range("inline_load_factor", Shortest(O::kMinLoadFactor),
+                        Shortest(O::kMaxInlineLoadFactor),
+                        std::to_string(o.inline_load_factor));
   }
   return Status::OK();
 }
@@ -137,12 +160,14 @@ TableBuilder* RobinHoodTableFactory::NewTableBuilder(
 }
 
 std::string RobinHoodTableFactory::GetPrintableOptions() const {
-  char buf[256];
+  char buf[384];
   snprintf(buf, sizeof(buf),
            "  load_factor: %g\n  sparse_index_interval: %" PRIu32
-           "\n  log_block_size: %" PRIu32 "\n  hash_seed: %" PRIu64 "\n",
+           "\n  log_block_size: %" PRIu32 "\n  hash_seed: %" PRIu64
+           "\n  inline_slot_limit: %" PRIu32 "\n  inline_load_factor: %g\n",
            options_.load_factor, options_.sparse_index_interval,
-           options_.log_block_size, options_.hash_seed);
+           options_.log_block_size, options_.hash_seed,
+           options_.inline_slot_limit, options_.inline_load_factor);
   return buf;
 }
 

@@ -5,6 +5,7 @@
 #include "rocksdb/snapshot.h"
 #include "table/compat.h"
 #include "table/ingestion_rules.h"
+#include "table/inline_table_iterator.h"
 #include "table/properties_section.h"
 #include "table/robinhood_table_iterator.h"
 #include "util/coding.h"
@@ -41,10 +42,57 @@ Status RobinHoodTableReader::Init(SequenceNumber largest_seqno) {
   if (!s.ok()) return s;
   const TableMeta& meta = tail_.meta;
   const std::string& fname = file_name();
+  std::string buf;
+  Slice contents;
+  if (meta.is_inline()) {
+    s = InitInline();
+  } else {
+    s = InitLog();
+  }
+  if (!s.ok()) return s;
 
+  std::unique_ptr<TableProperties> props;
+  s = ReadPropertiesSection(file_, tail_, ioptions_, &props);
+  if (!s.ok()) return s;
+  properties_ = std::move(props);
+  s = GlobalSeqnoOf(*properties_, largest_seqno, fname, meta.properties.offset,
+                    &global_seqno_);
+  if (!s.ok()) return s;
+
+  s = file_.ReadSection(meta.range_dels, "range deletions", &buf, &contents);
+  if (s.ok()) s = LoadRangeDels(contents);
+  return s;
+}
+
+Status RobinHoodTableReader::InitInline() {
+  const TableMeta& meta = tail_.meta;
+  // The slots stay in the file (pages are checked as lookups reach them);
+  // the directory and the samples come into memory, checked.
+  std::string buf;
+  Slice contents;
+  Status s = file_.ReadSection(meta.block_table, "inline directory", &buf,
+                               &contents);
+  if (!s.ok()) return s;
+  inline_.reset(new InlineTable);
+  s = inline_->Init(&file_, meta, std::move(buf), contents);
+  if (!s.ok()) return s;
+  std::string sparse_buf;
+  s = file_.ReadSection(meta.sparse_index, "sparse index", &sparse_buf,
+                        &contents);
+  if (s.ok()) {
+    // Addresses are positions in the key order.
+    s = sparse_.Init(contents, meta.num_keys, &icmp_, file_name(),
+                     meta.sparse_index.offset);
+  }
+  return s;
+}
+
+Status RobinHoodTableReader::InitLog() {
+  const TableMeta& meta = tail_.meta;
+  const std::string& fname = file_name();
   // Hash index: in place with mmap, else in memory.
   Slice slots;
-  s = file_.ReadSection(meta.index, "hash index", &index_buf_, &slots);
+  Status s = file_.ReadSection(meta.index, "hash index", &index_buf_, &slots);
   if (!s.ok()) return s;
   IndexGeometry geo;
   geo.capacity = meta.index_capacity;
@@ -69,18 +117,6 @@ Status RobinHoodTableReader::Init(SequenceNumber largest_seqno) {
     s = sparse_.Init(contents, meta.log_logical_bytes, &icmp_, fname,
                      meta.sparse_index.offset);
   }
-  if (!s.ok()) return s;
-
-  std::unique_ptr<TableProperties> props;
-  s = ReadPropertiesSection(file_, tail_, ioptions_, &props);
-  if (!s.ok()) return s;
-  properties_ = std::move(props);
-  s = GlobalSeqnoOf(*properties_, largest_seqno, fname, meta.properties.offset,
-                    &global_seqno_);
-  if (!s.ok()) return s;
-
-  s = file_.ReadSection(meta.range_dels, "range deletions", &buf, &contents);
-  if (s.ok()) s = LoadRangeDels(contents);
   return s;
 }
 
@@ -148,8 +184,25 @@ Status RobinHoodTableReader::GetHashed(const ReadOptions& ro,
                                        uint64_t hash,
                                        GetContext* get_context) const {
   std::string buf;
-  EntryRef at;
   bool found = false;
+  if (inline_ != nullptr) {
+    // One entry per key, a compacted put: surfaced at the file's sequence.
+    Slice value;
+    Status s = inline_->Find(target.user_key, hash, ro.verify_checksums, &buf,
+                             &value, &found);
+    if (!s.ok() || !found) return s;
+    const SequenceNumber seq = Surfaced(0);
+    if (seq > target.sequence) return Status::OK();
+    bool matched = false;
+    Status read_status;
+    if (!compat::SaveValue(get_context,
+                           ParsedInternalKey(target.user_key, seq, kTypeValue),
+                           value, &matched, &read_status)) {
+      return read_status;
+    }
+    return Status::OK();
+  }
+  EntryRef at;
   Status s = FindNewest(target.user_key, hash, ro.verify_checksums, &buf, &at,
                         &found);
   if (!s.ok() || !found) return s;
@@ -209,9 +262,13 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
   size_t n = 0;
   for (auto it = range->begin(); it != range->end(); ++it, ++n) {
     hashes[n] = hash_(ExtractUserKey(it->ikey), meta().hash_seed);
-    index_.PrefetchHome(hashes[n]);
+    if (inline_ != nullptr) {
+      inline_->PrefetchHome(hashes[n]);  // the whole lookup, for inline
+    } else {
+      index_.PrefetchHome(hashes[n]);
+    }
   }
-  if (mmap()) {
+  if (mmap() && inline_ == nullptr) {
     for (size_t i = 0; i < n; ++i) {
       index_.Probe(hashes[i], [this](uint64_t address) {
         if (address < meta().log_logical_bytes) {
@@ -239,6 +296,12 @@ InternalIterator* RobinHoodTableReader::NewIterator(
   if (caller == TableReaderCaller::kCompaction) {
     // Compaction reads the whole log in order: read ahead from the start.
     readahead = std::max<size_t>(compaction_readahead_size, 2 << 20);
+  }
+  if (inline_ != nullptr) {
+    const bool whole = caller == TableReaderCaller::kCompaction;
+    if (arena == nullptr) return new InlineTableIterator(this, ro, whole);
+    auto* mem = arena->AllocateAligned(sizeof(InlineTableIterator));
+    return new (mem) InlineTableIterator(this, ro, whole);
   }
   if (arena == nullptr) return new RobinHoodTableIterator(this, ro, readahead);
   auto* mem = arena->AllocateAligned(sizeof(RobinHoodTableIterator));
@@ -277,6 +340,18 @@ uint64_t RobinHoodTableReader::ApproximateOffsetOf(
 
 uint64_t RobinHoodTableReader::OffsetOf(const Slice& key) const {
   if (sparse_.size() == 0) return 0;
+  if (inline_ != nullptr) {
+    // Entries are spread over the slots in hash order: a key's share of
+    // them is its position in key order.
+    const SectionHandle& slots = meta().index;
+    if (icmp_.Compare(key, sparse_.key(sparse_.size() - 1)) > 0) {
+      return slots.offset + slots.size;
+    }
+    const uint64_t position = sparse_.SeekAddress(key);
+    return slots.offset +
+           static_cast<uint64_t>(static_cast<unsigned __int128>(position) *
+                                 slots.size / meta().num_keys);
+  }
   if (icmp_.Compare(key, sparse_.key(sparse_.size() - 1)) > 0) {
     // Past the last record: somewhere in the tail; count the tail as past.
     return meta().log_file_bytes;
@@ -294,6 +369,7 @@ uint64_t RobinHoodTableReader::ApproximateSize(
 
 size_t RobinHoodTableReader::ApproximateMemoryUsage() const {
   return sizeof(*this) + index_buf_.capacity() + blocks_.MemoryUsage() +
+         (inline_ ? inline_->MemoryUsage() : 0) +
          sparse_.MemoryUsage() + (blocks_.num_blocks() / 64 + 1) * 8;
 }
 
@@ -301,7 +377,11 @@ Status RobinHoodTableReader::VerifyChecksum(
     const ReadOptions& /*ro*/, TableReaderCaller /*caller*/
     RH_VERIFY_CHECKSUM_EXTRA) {
   std::string buf;
-  for (size_t b = 0; b < blocks_.num_blocks(); ++b) {
+  if (inline_ != nullptr) {
+    Status s = inline_->VerifyAll(&buf);
+    if (!s.ok()) return s;
+  }
+  for (size_t b = 0; log_ != nullptr && b < blocks_.num_blocks(); ++b) {
     Status s = log_->VerifyBlock(b, &buf);
     if (!s.ok()) return s;
   }

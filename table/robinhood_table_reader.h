@@ -73,6 +73,8 @@ class RobinHoodTableReader : public TableReader, private TableView {
                        std::unique_ptr<RandomAccessFileReader>&& file,
                        uint64_t file_size, HashFunction hash);
   Status Init(SequenceNumber largest_seqno);
+  Status InitLog();     // hash index, block table, log, sparse index
+  Status InitInline();  // inline directory and samples
   Status LoadRangeDels(const Slice& contents);
   // Get of a parsed key whose hash the caller has (MultiGet hashed the
   // batch to prefetch it; hashing again would be wasted work).

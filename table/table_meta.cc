@@ -72,18 +72,29 @@ Status TableMeta::DecodeFrom(const Slice& input, uint64_t file_size,
                                 " is not supported by this reader (max " +
                                 std::to_string(kFormatVersion) + ")");
   }
-  if (flags != 0) return bad("unknown flags");
+  if ((flags & ~kInlineLayout) != 0 || (flags != 0 && format_version < 2)) {
+    return bad("unknown flags");
+  }
   if (num_keys > num_entries) return bad("more distinct keys than entries");
   if (log_file_bytes > file_size) return bad("log past end of file");
-  if (address_bits < 32 || address_bits > 40) return bad("address bits");
+  if (is_inline()) {
+    if (log_file_bytes != 0 || log_logical_bytes != 0 || log_block_size != 0 ||
+        address_bits != 0 || num_keys != num_entries) {
+      return bad("inline file with a log");
+    }
+  } else if (address_bits < 32 || address_bits > 40) {
+    return bad("address bits");
+  }
   if (index_capacity == 0 || index_slots < index_capacity ||
       index_slots - index_capacity > max_displacement + uint64_t{1} ||
       num_keys > index_slots) {
     return bad("index geometry");
   }
   if (max_displacement >= index_slots) return bad("max displacement");
-  // index_slots * 8 must not wrap around to the right size.
-  if (index_slots > file_size / 8 || index.size != index_slots * 8) {
+  // index_slots * 8 must not wrap around to the right size. An inline
+  // file's slot width is in its directory, which checks it.
+  if (index_slots > file_size / (is_inline() ? 1 : 8) ||
+      (!is_inline() && index.size != index_slots * 8)) {
     return bad("index size");
   }
   // Sections follow the log in a fixed order, each with its trailer.

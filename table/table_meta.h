@@ -26,7 +26,8 @@ class SectionReader;
 // The meta block: everything a reader needs to interpret the other sections.
 // Fixed layout, all fields little-endian:
 //   format_version        fixed32
-//   flags                 fixed32   reserved, 0
+//   flags                 fixed32   bit 0: kInlineLayout (version 2 on);
+//                                   other bits reserved, 0
 //   hash_seed             fixed64
 //   num_entries           fixed64   entries in the log
 //   num_keys              fixed64   distinct user keys (= used index slots)
@@ -36,11 +37,17 @@ class SectionReader;
 //   sparse_interval       fixed32
 //   index_capacity        fixed64   home slots
 //   index_slots           fixed64   home slots + overflow slots
-//   address_bits          fixed32   32..40
+//   address_bits          fixed32   32..40 (0 in inline files)
 //   max_displacement      fixed32
 //   index, block_table, sparse_index, range_dels, properties, metaindex:
 //                         6 x (fixed64 offset, fixed64 size)
 //   footer_crc            fixed32   masked CRC32C of the 53 footer bytes
+// Inline files (inline_table.h) have no log: log_file_bytes,
+// log_logical_bytes, log_block_size and address_bits are 0, every entry is
+// a distinct key (num_keys = num_entries), `index` holds the slots and
+// `block_table` the inline directory.
+constexpr uint32_t kInlineLayout = 1;
+
 struct TableMeta {
   uint32_t format_version = kFormatVersion;
   uint32_t flags = 0;
@@ -65,6 +72,8 @@ struct TableMeta {
 
   static constexpr size_t kEncodedLength = 4 * 2 + 8 * 5 + 4 * 2 + 8 * 2 +
                                            4 * 2 + 6 * 16 + 4;
+
+  bool is_inline() const { return (flags & kInlineLayout) != 0; }
 
   void EncodeTo(std::string* dst) const;
   // Decodes and checks every invariant that does not need the other

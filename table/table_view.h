@@ -6,7 +6,8 @@
 //   file: SectionReader (byte ranges, checksummed sections; mmap or pread)
 //   tail: TableMeta + footer (table_meta.h)
 //   hash index (hash_index.h), block table (block_table.h),
-//   sparse index (sparse_index.h), log (log_block_reader.h)
+//   sparse index (sparse_index.h), log (log_block_reader.h);
+//   or, for an inline file, its slots (inline_table.h) and sparse index
 #pragma once
 
 #include <memory>
@@ -15,6 +16,7 @@
 #include "db/dbformat.h"
 #include "table/block_table.h"
 #include "table/hash_index.h"
+#include "table/inline_table.h"
 #include "table/log_block_reader.h"
 #include "table/section_reader.h"
 #include "table/sparse_index.h"
@@ -33,6 +35,8 @@ class TableView {
   const BlockTable& blocks() const { return blocks_; }
   const SparseIndex& sparse_index() const { return sparse_; }
   const LogBlockReader& log() const { return *log_; }
+  // The slots of an inline file; null for a file with a log.
+  const InlineTable* inline_table() const { return inline_.get(); }
   const InternalKeyComparator& icmp() const { return icmp_; }
 
   // Finds the first (newest) entry of `user_key`, whose hash is `hash`
@@ -60,6 +64,7 @@ class TableView {
   BlockTable blocks_;
   SparseIndex sparse_;
   std::unique_ptr<LogBlockReader> log_;  // once blocks_ is initialised
+  std::unique_ptr<InlineTable> inline_;
   // Not a copy: range-tombstone iterators keep a pointer to it and may
   // outlive the reader (a table-cache eviction), while the column family's
   // comparator, which RocksDB hands in, outlives them all.

@@ -408,7 +408,9 @@ TEST_P(TableCorruptionTest, CraftedMetaOutOfRange) {
          m->index_capacity += uint64_t{1} << 61;
        },
        "meta block"},
-      {"unknown flags", [](TableMeta* m) { m->flags = 1; }, "flags"},
+      {"unknown flags", [](TableMeta* m) { m->flags = 2; }, "flags"},
+      {"inline flag on a file with a log",
+       [](TableMeta* m) { m->flags = kInlineLayout; }, "inline file with a log"},
   };
   for (const Case& c : cases) {
     ExpectRefused(WithMeta(original_, layout_, c.edit), c.what, c.name);

@@ -226,6 +226,23 @@ run 0 get "$R" r042
 has '^newest +seq 0 PUT value-r042$'
 run 1 get "$R" r100
 
+# --- the inline layout: the reverse file's 100 compacted puts fit slots;
+# the sample file, with versions and deletions, keeps a log.
+run 0 info "$R"
+has '^layout +inline '
+has '^inline slots +15 bytes each: key 4, value 10; 1 pages of 273 slots$'
+run 0 info "$R" --json
+json "d['layout'] == 'inline' and d['inline']['slot_width'] == 15 and d['inline']['slots'] >= 125 and 'log' not in d"
+run 0 info "$F" --json
+json "d['layout'] == 'log' and 'inline' not in d"
+run 0 stats "$R" --json
+json "d['distinct_keys'] == 100 and d['load_factor'] == 0.8"
+has '"slot_overhead"'
+run 0 stats "$R"
+has '^probe length \(miss\) '
+run 0 verify "$R"
+has '^checksums match: 1 pages of inline slots, '
+
 # --- verify ---
 for f in "$F" "$V" "$R" "$WORK/ingested.sst" "$C"; do
   [[ -f "$f" ]] || continue

@@ -150,7 +150,15 @@ TEST(FormatTest, MetaBlockBytes) {
     EXPECT_FALSE(s.ok()) << what;
     EXPECT_NE(s.ToString().find(what), std::string::npos) << s.ToString();
   };
-  refused([](TableMeta* t) { t->flags = 1; }, "unknown flags");
+  refused([](TableMeta* t) { t->flags = 2; }, "unknown flags");
+  refused([](TableMeta* t) { t->flags = kInlineLayout; },
+          "inline file with a log");
+  refused(
+      [](TableMeta* t) {
+        t->format_version = 1;
+        t->flags = kInlineLayout;
+      },
+      "unknown flags");
   refused([](TableMeta* t) { t->num_keys = 4; }, "more distinct keys");
   refused([](TableMeta* t) { t->address_bits = 41; }, "address bits");
   refused([](TableMeta* t) { t->index_slots = 2; }, "index geometry");

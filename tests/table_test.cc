@@ -191,6 +191,14 @@ struct Param {
   uint32_t interval;
   HashFunction hash;
   CompressionType compression = kNoCompression;
+  // Every entry a compacted put (sequence 0, kTypeValue), as the bottommost
+  // level and SstFileWriter write them: inline files, when they fit.
+  bool compacted = false;
+  // The layout the file must take ("inline", "log"), or null: either.
+  const char* layout = nullptr;
+  // If nonzero: the last entry's value has this size (one that does not
+  // fit a slot makes a file that was inline until then take the log).
+  size_t last_value_size = 0;
 };
 
 class TableRoundTrip
@@ -218,7 +226,8 @@ Entries MakeEntries(const Param& p, std::mt19937_64* rng) {
     for (int v = 0; v < kv.second; ++v) {
       // Mostly bottommost-style puts with sequence 0; versions otherwise.
       ValueType type = kTypeValue;
-      SequenceNumber s = kv.second == 1 && (*rng)() % 2 ? 0 : seq--;
+      SequenceNumber s =
+          p.compacted || (kv.second == 1 && (*rng)() % 2) ? 0 : seq--;
       if (kv.second > 1 && (*rng)() % 4 == 0) {
         type = (*rng)() % 2 ? kTypeDeletion : kTypeSingleDeletion;
       }
@@ -230,6 +239,9 @@ Entries MakeEntries(const Param& p, std::mt19937_64* rng) {
       }
       entries.emplace_back(IKey(kv.first, s, type), value);
     }
+  }
+  if (p.last_value_size > 0 && !entries.empty()) {
+    entries.back().second.assign(p.last_value_size, 'L');
   }
   return entries;
 }
@@ -250,6 +262,12 @@ TEST_P(TableRoundTrip, MatchesModel) {
 
   auto props = table->GetTableProperties();
   ASSERT_EQ(props->num_entries, model.size());
+  const std::string layout = props->user_collected_properties.at(
+      RobinHoodTablePropertyNames::kLayout);
+  const TableView& view =
+      static_cast<RobinHoodTableReader*>(table.get())->view();
+  EXPECT_EQ(layout == "inline", view.inline_table() != nullptr);
+  if (p.layout != nullptr) ASSERT_EQ(layout, p.layout);
   const BlockTable& blocks =
       static_cast<RobinHoodTableReader*>(table.get())->view().blocks();
   size_t compressed = 0;
@@ -258,7 +276,9 @@ TEST_P(TableRoundTrip, MatchesModel) {
   }
   // A codec this build does not link (the in-tree host has snappy only)
   // stores every block raw.
-  if (p.compression == kNoCompression || !CanCompress(p.compression)) {
+  // Inline slots are never compressed: a lookup reads them in place.
+  if (p.compression == kNoCompression || !CanCompress(p.compression) ||
+      view.inline_table() != nullptr) {
     ASSERT_EQ(compressed, 0u);
   } else {
     ASSERT_GT(compressed, blocks.num_blocks() / 2);
@@ -302,6 +322,26 @@ const Param kParams[] = {
      kZSTD},
     {"lz4_big_values", 60, 4, 8, 5000, 40000, 2, false, 0.85, 1024, 16,
      &KeyHash, kLZ4Compression},
+    // Inline files: fixed and varying widths, empty values, binary keys,
+    // one entry, widths at the limit, collisions.
+    {"inline_cuckoo_like", 5000, 8, 8, 4, 4, 1, true, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "inline"},
+    {"inline_varying", 3000, 1, 20, 0, 30, 1, false, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "inline"},
+    {"inline_binary_empty_values", 2000, 1, 12, 0, 0, 1, true, 0.85, 4096,
+     16, &KeyHash, kNoCompression, true, "inline"},
+    {"inline_one_entry", 1, 8, 8, 4, 4, 1, false, 0.85, 4096, 16, &KeyHash,
+     kNoCompression, true, "inline"},
+    {"inline_widest", 700, 30, 30, 32, 32, 1, false, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "inline"},  // 1 + 30 + 32 + 1 = 64
+    {"inline_all_one_hash", 200, 2, 10, 0, 30, 1, true, 0.85, 256, 4,
+     &ConstantHash, kNoCompression, true, "inline"},  // 200 < 254 apart
+    {"inline_two_bit_hash", 2000, 2, 10, 0, 30, 1, false, 0.7, 4096, 16,
+     &TwoBitHash, kNoCompression, true, "log"},  // displacement > 254
+    {"inline_until_the_last", 3000, 8, 8, 4, 4, 1, false, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "log", 100},
+    {"inline_snappy", 3000, 8, 16, 0, 40, 1, false, 0.85, 1024, 8, &KeyHash,
+     kSnappyCompression, true, "inline"},
 };
 
 INSTANTIATE_TEST_CASE_P(
@@ -456,11 +496,26 @@ TEST(TableTest, BuilderMemoryIsBoundedPerKey) {
     entries.emplace_back(IKey(k, 0, kTypeValue), "v");
   }
   size_t peak = 0;
-  ASSERT_OK(h.Build(entries, RobinHoodTableOptions(), &KeyHash, &peak));
+  RobinHoodTableOptions log_only;
+  log_only.inline_slot_limit = 0;
+  ASSERT_OK(h.Build(entries, log_only, &KeyHash, &peak));
   // 12 bytes a key for the hash index (in 64K-record chunks), plus the
   // sparse index (a 24-byte key every 16 entries) and the block table.
   EXPECT_LE(peak, static_cast<size_t>(n) * 12 + 786432 + n / 16 * 26 +
                       n / 100 * 4 + 65536);
+
+  // Inline: the entries wait in memory until Finish, at most 1.5 times
+  // the file's bytes (the bound) with everything else counted.
+  Harness hi(false);
+  size_t inline_peak = 0;
+  ASSERT_OK(hi.Build(entries, RobinHoodTableOptions(), &KeyHash,
+                     &inline_peak));
+  std::unique_ptr<TableReader> t;
+  ASSERT_OK(hi.Open(&t));
+  ASSERT_NE(static_cast<RobinHoodTableReader*>(t.get())->view().inline_table(),
+            nullptr);
+  EXPECT_LE(inline_peak, hi.FileSize() * 3 / 2);
+  EXPECT_GT(inline_peak, hi.FileSize() / 2);  // it does count the entries
 }
 
 TEST(TableTest, GlobalSeqnoRules) {

@@ -2,7 +2,9 @@
 // compacted and then read far more often than written. Each SST file is an
 // append log of entries plus a Robin Hood hash index over the user keys
 // (Sparkey's design), so a point lookup costs one short probe of the index and
-// one read of the entry. See docs/format.md for the byte layout.
+// one read of the entry; a file of small compacted puts keeps its entries in
+// the index's slots instead (the inline layout): one probe and nothing else.
+// See docs/format.md for the byte layout.
 //
 // Use it from code:
 //   options.table_factory.reset(rocksdb::NewRobinHoodTableFactory());
@@ -48,6 +50,24 @@ struct RobinHoodTableOptions {
   // Seed of the 64-bit XXH3 hash of user keys. Part of each file (recorded
   // in it), so files written with different seeds are all readable.
   uint64_t hash_seed = 0x526f62696e486f6fULL;  // "RobinHoo"
+
+  // The inline layout (docs/format.md): a file whose every entry is a
+  // compacted put (sequence number 0, a plain value: what the bottommost
+  // compaction and SstFileWriter write) and fits a slot of at most
+  // `inline_slot_limit` bytes (1 + longest key + longest value, plus a
+  // length byte for each that varies) keeps its entries in the hash table's
+  // slots, so a lookup reads one run of adjacent slots and no log. Other
+  // files keep the log layout. 0 turns the inline layout off. The default
+  // keeps a slot within a cache line. Valid range: 0 or
+  // [kMinInlineSlotLimit, kMaxInlineSlotLimit].
+  uint32_t inline_slot_limit = 64;
+  static constexpr uint32_t kMinInlineSlotLimit = 2;
+  static constexpr uint32_t kMaxInlineSlotLimit = 513;
+  // Entries divided by home slots in inline files. Lower spends bytes to
+  // shorten the run a lookup reads (docs/benchmarks.md measures the trade).
+  // Valid range: [kMinLoadFactor, kMaxInlineLoadFactor].
+  double inline_load_factor = 0.8;
+  static constexpr double kMaxInlineLoadFactor = 0.95;
 };
 
 // The name under which the factory is registered and printed.
@@ -74,6 +94,8 @@ struct RobinHoodTablePropertyNames {
   // The builder's index memory at its peak.
   static constexpr const char* kBuilderPeakBytes =
       "rocksdb.robinhood.builder.peak.bytes";
+  // "inline" or "log" (format version 2 on; version 1 files are "log").
+  static constexpr const char* kLayout = "rocksdb.robinhood.layout";
 };
 
 // Returns a new factory. The caller owns it (wrap it in a shared_ptr).

@@ -21,7 +21,92 @@ uint64_t IndexStats::ProbePercentile(double q) const {
   return histogram.size();
 }
 
+namespace {
+
+// The same walk over an inline file's slots: every used slot's key must sit
+// dist - 1 slots past its home, and misses probe as InlineTable::Find does.
+Status InlineIndexStats(const TableFile& t, uint64_t samples,
+                        IndexStats* st) {
+  const InlineTable& in = *t.inline_table();
+  const IndexGeometry& geo = in.geometry();
+  const TableMeta& m = t.meta();
+  const uint32_t width = in.shape().slot_width();
+  const uint64_t page = in.shape().page_slots();
+  std::string buf;
+  Slice run;
+  uint64_t run_first = 0, cluster = 0;
+  auto slot = [&](uint64_t i, const char** p) {
+    if (run.empty() || i < run_first || i >= run_first + run.size() / width) {
+      run_first = i / page * page;
+      Status s = in.ReadRun(run_first, std::min(page, geo.slots - run_first),
+                            true, &buf, &run);
+      if (!s.ok()) {
+        run = Slice();
+        return s;
+      }
+    }
+    *p = run.data() + (i - run_first) * width;
+    return Status::OK();
+  };
+  for (uint64_t i = 0; i < geo.slots; ++i) {
+    const char* p = nullptr;
+    Status s = slot(i, &p);
+    if (!s.ok()) return s;
+    const uint32_t dist = static_cast<uint8_t>(p[0]);
+    if (dist == 0) {
+      cluster = 0;
+      continue;
+    }
+    if (cluster++ == 0) ++st->clusters;
+    st->max_cluster = std::max(st->max_cluster, cluster);
+    ++st->used;
+    if (i >= geo.capacity) ++st->overflow_used;
+    Slice key, value;
+    s = in.DecodeSlot(p, i, &key, &value);
+    if (!s.ok()) return s;
+    const uint64_t home = in.Home(KeyHash(key, m.hash_seed));
+    if (home > i || i - home != dist - 1) {
+      return Status::Corruption(Format(
+          "inline slots: slot %" PRIu64 " is not %u past its key's home", i,
+          dist - 1));
+    }
+    const uint64_t d = dist - 1;
+    if (st->histogram.size() <= d) st->histogram.resize(d + 1, 0);
+    ++st->histogram[d];
+    st->total_displacement += d;
+  }
+  if (st->used != m.num_keys) {
+    return Status::Corruption(Format("inline slots: %" PRIu64
+                                     " used slots for %" PRIu64 " keys",
+                                     st->used, m.num_keys));
+  }
+  std::mt19937_64 rng(0x726820696e737063ULL);
+  uint64_t total = 0;
+  for (uint64_t n = 0; n < samples && m.num_keys > 0; ++n) {
+    const uint64_t home = in.Home(rng() & ~uint64_t{0xff});
+    const uint64_t end =
+        std::min<uint64_t>(geo.slots, home + geo.max_displacement + 1);
+    uint64_t read = 0;
+    for (uint64_t i = home; i < end; ++i) {
+      const char* p = nullptr;
+      Status s = slot(i, &p);
+      if (!s.ok()) return s;
+      ++read;
+      const uint32_t dist = static_cast<uint8_t>(p[0]);
+      if (dist == 0 || dist - 1 < i - home) break;
+    }
+    total += read;
+    st->miss_max = std::max(st->miss_max, read);
+    ++st->samples;
+  }
+  if (st->samples > 0) st->miss_mean = static_cast<double>(total) / st->samples;
+  return Status::OK();
+}
+
+}  // namespace
+
 Status ComputeIndexStats(const TableFile& t, uint64_t samples, IndexStats* st) {
+  if (t.inline_table() != nullptr) return InlineIndexStats(t, samples, st);
   const HashIndex& index = t.hash_index();
   const IndexGeometry& geo = index.geometry();
   const TableMeta& m = t.meta();

@@ -67,6 +67,10 @@ int Info(const Args& a, const TableFile& t) {
             Row("table factory",
                 factory.empty() ? "(not recorded)" : Escaped(factory)));
   out.Field("format_version", Uint(m.format_version), Row("format version"));
+  const InlineTable* in = t.inline_table();
+  out.Field("layout", Str(in ? "inline" : "log"),
+            Row("layout", in ? "inline (entries in the hash table's slots)"
+                             : "log (entries in a log, a hash index over them)"));
   out.Field("comparator", Str(p.comparator_name), Row("comparator"));
   out.Field("file_size", Uint(t.file_size()),
             Row("file size", std::to_string(t.file_size()) + " bytes"));
@@ -84,12 +88,14 @@ int Info(const Args& a, const TableFile& t) {
             Row("global seqno",
                 has_global_seqno ? std::to_string(global_seqno) : "none"));
   out.Field("data_size", Uint(p.data_size),
-            Row("data size", std::to_string(p.data_size) + " bytes (the log)"));
+            Row("data size", std::to_string(p.data_size) +
+                                 (in ? " bytes (the slots)" : " bytes (the log)")));
   out.Field("index_size", Uint(p.index_size),
-            Row("index size", std::to_string(p.index_size) +
-                                  " bytes (hash index, block table, sparse "
-                                  "index)"));
-
+            Row("index size",
+                std::to_string(p.index_size) +
+                    (in ? " bytes (inline directory, sparse index)"
+                        : " bytes (hash index, block table, sparse index)")));
+  if (in == nullptr) {
   out.BeginObject(
       "log", Row("log", Format("%" PRIu64 " bytes in %zu blocks, "
                                "%" PRIu64 " bytes uncompressed",
@@ -122,7 +128,38 @@ int Info(const Args& a, const TableFile& t) {
             Row("max displacement"));
   out.Field("load_factor", Real(load_factor));
   out.End();
+  }  // a log
 
+  if (in != nullptr) {
+    const InlineShape& sh = in->shape();
+    out.BeginObject(
+        "inline",
+        Row("inline slots",
+            Format("%u bytes each: key %u%s, value %u%s; %" PRIu64
+                   " pages of %u slots",
+                   sh.slot_width(), sh.key_width,
+                   sh.var_key ? " (varying, a length byte)" : "",
+                   sh.value_width,
+                   sh.var_value ? " (varying, a length byte)" : "",
+                   in->num_pages(), sh.page_slots())));
+    out.Field("bytes", Uint(m.index.size));
+    out.Field("capacity", Uint(m.index_capacity));
+    out.Field("slots", Uint(m.index_slots),
+              Row("slots", Format("%" PRIu64 " home + %" PRIu64 " overflow",
+                                  m.index_capacity,
+                                  m.index_slots - m.index_capacity)));
+    out.Field("max_displacement", Uint(m.max_displacement),
+              Row("max displacement"));
+    out.Field("load_factor", Real(load_factor));
+    out.Field("slot_width", Uint(sh.slot_width()));
+    out.Field("key_width", Uint(sh.key_width));
+    out.Field("value_width", Uint(sh.value_width));
+    out.Field("varying_keys", Bool(sh.var_key));
+    out.Field("varying_values", Bool(sh.var_value));
+    out.Field("pages", Uint(in->num_pages()));
+    out.Field("page_slots", Uint(sh.page_slots()));
+    out.End();
+  }
   out.BeginObject("sparse_index",
                   Row("sparse index",
                       Format("%zu records, %" PRIu64 " bytes",

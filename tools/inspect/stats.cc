@@ -42,6 +42,23 @@ Status SpaceParts(const TableFile& t, std::vector<Part>* parts) {
   if (!it->status().ok()) return it->status();
   const uint64_t trailers = t.blocks().num_blocks() * kTrailerSize;
   auto i64 = [](uint64_t v) { return static_cast<int64_t>(v); };
+  if (m.is_inline()) {
+    // The slots hold the keys and values; the rest of them is the format's:
+    // distance and length bytes, padding, empty slots, the trailer.
+    *parts = {
+        {"keys", i64(keys)},
+        {"values", i64(values)},
+        {"slot_overhead",
+         i64(m.index.size + kTrailerSize) - i64(keys) - i64(values)},
+    };
+    for (const Section& s : t.Sections()) {
+      if (std::strcmp(s.name, "log") != 0 &&
+          std::strcmp(s.name, "inline_slots") != 0) {
+        parts->push_back({s.name, i64(s.bytes)});
+      }
+    }
+    return Status::OK();
+  }
   *parts = {
       {"keys", i64(keys)},
       {"values", i64(values)},

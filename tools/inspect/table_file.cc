@@ -93,6 +93,12 @@ const BlockTable& TableFile::blocks() const {
 const HashIndex& TableFile::hash_index() const {
   return reader_->view().hash_index();
 }
+const InlineTable* TableFile::inline_table() const {
+  return reader_->view().inline_table();
+}
+uint64_t TableFile::Home(uint64_t hash) const {
+  return inline_table() ? inline_table()->Home(hash) : hash_index().Home(hash);
+}
 size_t TableFile::sparse_index_records() const {
   return reader_->view().sparse_index().size();
 }
@@ -103,10 +109,13 @@ std::vector<Section> TableFile::Sections() const {
     return h.size + kTrailerSize;
   };
   const uint64_t meta_offset = m.metaindex.end_with_trailer();
+  const bool in = m.is_inline();
   return {
       {"log", 0, m.log_file_bytes},
-      {"hash_index", m.index.offset, with_trailer(m.index)},
-      {"block_table", m.block_table.offset, with_trailer(m.block_table)},
+      {in ? "inline_slots" : "hash_index", m.index.offset,
+       with_trailer(m.index)},
+      {in ? "inline_directory" : "block_table", m.block_table.offset,
+       with_trailer(m.block_table)},
       {"sparse_index", m.sparse_index.offset, with_trailer(m.sparse_index)},
       {"range_deletions", m.range_dels.offset, with_trailer(m.range_dels)},
       {"properties", m.properties.offset, with_trailer(m.properties)},
@@ -139,6 +148,15 @@ Status TableFile::FindNewest(const Slice& user_key, Newest* newest) const {
   std::string buf;
   EntryRef at;
   const TableView& view = reader_->view();
+  if (view.inline_table() != nullptr) {
+    Slice value;
+    Status s = view.inline_table()->Find(
+        user_key, KeyHash(user_key, meta().hash_seed), true, &buf, &value,
+        &newest->found);
+    newest->seq = view.Surfaced(0);
+    newest->type = kTypeValue;
+    return s;
+  }
   Status s = view.FindNewest(user_key, KeyHash(user_key, meta().hash_seed),
                              true, &buf, &at, &newest->found);
   if (s.ok() && newest->found) {

@@ -15,6 +15,7 @@
 #include "rocksdb/table_properties.h"
 #include "table/block_table.h"
 #include "table/hash_index.h"
+#include "table/inline_table.h"
 #include "table/internal_iterator.h"
 #include "table/robinhood_format.h"
 #include "table/table_meta.h"
@@ -77,6 +78,10 @@ class TableFile {
   const TableProperties& properties() const { return *props_; }
   const BlockTable& blocks() const;
   const HashIndex& hash_index() const;
+  // The slots of an inline file (null for a file with a log).
+  const ROCKSDB_NAMESPACE::robinhood::InlineTable* inline_table() const;
+  // The home slot of `hash`, in whichever layout.
+  uint64_t Home(uint64_t hash) const;
   size_t sparse_index_records() const;
   const InternalKeyComparator& icmp() const { return *icmp_; }
   const Comparator* user_comparator() const { return icmp_->user_comparator(); }

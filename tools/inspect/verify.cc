@@ -90,20 +90,28 @@ int Verify(const Args& a, const TableFile& t) {
   out.Field("entries", Uint(r.entries));
   out.Field("distinct_keys", Uint(r.keys));
   out.Field("blocks", Uint(blocks));
-  out.BeginArray("checksums",
-                 s.ok() ? Line(Format("checksums match: %zu log blocks, hash "
-                                      "index, block table, sparse index, "
-                                      "range deletions, properties, "
-                                      "metaindex, meta block, footer",
-                                      blocks))
-                        : TextForm());
+  const bool in = t.inline_table() != nullptr;
+  out.BeginArray(
+      "checksums",
+      !s.ok() ? TextForm()
+      : in    ? Line(Format("checksums match: %" PRIu64
+                            " pages of inline slots, inline directory, "
+                            "sparse index, range deletions, properties, "
+                            "metaindex, meta block, footer",
+                            t.inline_table()->num_pages()))
+              : Line(Format("checksums match: %zu log blocks, hash "
+                            "index, block table, sparse index, "
+                            "range deletions, properties, "
+                            "metaindex, meta block, footer",
+                            blocks)));
   if (s.ok()) {
     for (const Section& sec : t.Sections()) out.Item(Str(sec.name));
   }
   out.End();
   if (s.ok()) {
-    out.TextOnly(
-        Line("the log is in order, and every key is found through "
+    out.TextOnly(Line(
+        in ? "the entries are in order, and every key is found in its slot"
+           : "the log is in order, and every key is found through "
              "the hash index at its newest entry"));
   }
   out.Finish();

@@ -1,0 +1,171 @@
+#include "table/inline_entries.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "util/coding.h"
+#include "util/crc32c.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+namespace {
+// The slot width of a file whose entries have these extremes.
+uint32_t SlotWidth(uint32_t key_width, uint32_t value_width, bool var_key,
+                   bool var_value) {
+  InlineShape s;
+  s.key_width = key_width;
+  s.value_width = value_width;
+  s.var_key = var_key;
+  s.var_value = var_value;
+  return s.slot_width();
+}
+}  // namespace
+
+bool InlineEntryBuffer::Fits(size_t key_size, size_t value_size) const {
+  if (key_size > kInlineMaxKeyWidth || value_size > kInlineMaxValueWidth) {
+    return false;
+  }
+  // Ordinals go to the hash index builder's 32 low address bits.
+  if (count_ >= (uint64_t{1} << 32) - 1) return false;
+  const bool var_key = var_key_ || (count_ > 0 && key_size != first_key_size_);
+  const bool var_value =
+      var_value_ || (count_ > 0 && value_size != first_value_size_);
+  return SlotWidth(std::max<uint32_t>(key_width_, key_size),
+                   std::max<uint32_t>(value_width_, value_size), var_key,
+                   var_value) <= slot_limit_;
+}
+
+void InlineEntryBuffer::Restride(uint32_t key_width, uint32_t value_width) {
+  const uint32_t stride = 2 + key_width + value_width;
+  const size_t per_chunk = kChunkBytes / stride;
+  std::vector<std::unique_ptr<char[]>> chunks;
+  for (uint64_t i = 0; i < count_; ++i) {
+    if (i % per_chunk == 0) chunks.emplace_back(new char[kChunkBytes]());
+    Slice k, v;
+    Get(i, &k, &v);
+    char* p = chunks.back().get() + (i % per_chunk) * stride;
+    p[0] = static_cast<char>(k.size());
+    memcpy(p + 1, k.data(), k.size());
+    p[1 + key_width] = static_cast<char>(v.size());
+    memcpy(p + 2 + key_width, v.data(), v.size());
+  }
+  chunks_ = std::move(chunks);
+  key_width_ = key_width;
+  value_width_ = value_width;
+  stride_ = stride;
+  per_chunk_ = per_chunk;
+}
+
+void InlineEntryBuffer::Add(const Slice& key, const Slice& value,
+                            uint64_t hash) {
+  if (count_ == 0) {
+    first_key_size_ = key.size();
+    first_value_size_ = value.size();
+  }
+  var_key_ = var_key_ || key.size() != first_key_size_;
+  var_value_ = var_value_ || value.size() != first_value_size_;
+  if (stride_ == 0 || key.size() > key_width_ || value.size() > value_width_) {
+    Restride(std::max<uint32_t>(key_width_, key.size()),
+             std::max<uint32_t>(value_width_, value.size()));
+  }
+  if (count_ % per_chunk_ == 0 && count_ / per_chunk_ == chunks_.size()) {
+    chunks_.emplace_back(new char[kChunkBytes]());
+  }
+  char* p = At(count_);
+  p[0] = static_cast<char>(key.size());
+  memcpy(p + 1, key.data(), key.size());
+  p[1 + key_width_] = static_cast<char>(value.size());
+  memcpy(p + 2 + key_width_, value.data(), value.size());
+  index_.Add(hash, count_);
+  ++count_;
+}
+
+void InlineEntryBuffer::Get(uint64_t i, Slice* key, Slice* value) const {
+  const char* p = At(i);
+  *key = Slice(p + 1, static_cast<uint8_t>(p[0]));
+  *value = Slice(p + 2 + key_width_, static_cast<uint8_t>(p[1 + key_width_]));
+}
+
+InlineShape InlineEntryBuffer::shape() const {
+  InlineShape s;
+  s.key_width = key_width_;
+  s.value_width = value_width_;
+  s.var_key = var_key_;
+  s.var_value = var_value_;
+  return s;
+}
+
+size_t InlineEntryBuffer::MemoryUsage() const {
+  return chunks_.size() * kChunkBytes + index_.MemoryUsage();
+}
+
+uint64_t InlineEntryBuffer::EstimatedFileBytes(double load_factor) const {
+  const uint64_t slots = IndexCapacity(count_, load_factor);
+  return slots * shape().slot_width() + count_ * OrderWidthFor(slots) +
+         count_ / kInlineSampleInterval * (key_width_ + 10);
+}
+
+bool InlineEntryBuffer::Plan(double load_factor, IndexGeometry* geometry) {
+  geo_ = index_.Plan(load_factor);
+  *geometry = geo_;
+  return geo_.max_displacement <= kInlineMaxDisplacement;
+}
+
+Status InlineEntryBuffer::WriteSlots(const Sink& sink, std::string* page_crcs,
+                                     uint32_t* crc) {
+  const InlineShape sh = shape();
+  const uint32_t width = sh.slot_width();
+  const uint32_t page_slots = sh.page_slots();
+  std::string page;
+  page.reserve(static_cast<size_t>(page_slots) * width);
+  uint64_t next = 0;  // slot number of the next byte of `page`'s end
+  uint32_t all = 0;
+  Status s;
+  auto flush = [&]() {
+    const uint32_t c = crc32c::Value(page.data(), page.size());
+    PutFixed32(page_crcs, crc32c::Mask(c));
+    all = crc32c::Extend(all, page.data(), page.size());
+    if (s.ok()) s = sink(page);
+    page.clear();
+  };
+  auto put = [&](uint32_t dist, const Slice& k, const Slice& v) {
+    const size_t at = page.size();
+    page.resize(at + width);
+    if (dist == 0) {
+      memset(&page[at], 0, width);
+    } else {
+      sh.EncodeSlot(dist, k, v, &page[at]);
+    }
+    if (++next % page_slots == 0) flush();
+  };
+  HashIndex homes;
+  homes.Init(nullptr, geo_);
+  Status v = index_.VisitSlots(
+      geo_, [&](uint64_t slot, uint64_t hash, uint64_t ordinal) {
+        while (next < slot) put(0, Slice(), Slice());
+        Slice k, val;
+        Get(ordinal, &k, &val);
+        put(static_cast<uint32_t>(slot - homes.Home(hash) + 1), k, val);
+        return s;
+      });
+  while (next < geo_.slots) put(0, Slice(), Slice());
+  if (!page.empty()) flush();
+  chunks_.clear();
+  *crc = all;
+  return s.ok() ? v : s;
+}
+
+Status InlineEntryBuffer::AppendOrder(std::string* dst) {
+  const uint32_t w = OrderWidthFor(geo_.slots);
+  dst->reserve(dst->size() + count_ * w);
+  return index_.SlotsByAddress([&](uint64_t slot) {
+    for (uint32_t i = 0; i < w; ++i) {
+      dst->push_back(static_cast<char>(slot >> (8 * i)));
+    }
+    return Status::OK();
+  });
+}
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

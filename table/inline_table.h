@@ -1,0 +1,154 @@
+// The inline layout (format version 2, meta block flag kInlineLayout): a
+// file whose every entry is a compacted put (sequence 0, kTypeValue: the
+// bottommost compaction's output, SstFileWriter's files) small enough for a
+// slot has no log. The Robin Hood table's slots hold the entries themselves,
+// in hash order, so a lookup reads one run of adjacent slots, usually one
+// cache line, and nothing else.
+//
+// Slots section (the meta block's `index` handle): `index_slots` slots of W
+// bytes each, W = 1 + [1] + key_width + [1] + value_width:
+//   +------+--------+-------------------+--------+---------------------+
+//   | dist | [klen] | key, zero padded  | [vlen] | value, zero padded  |
+//   | 1    | 1      | key_width         | 1      | value_width         |
+//   +------+--------+-------------------+--------+---------------------+
+// dist 0 is an empty slot (all its bytes zero); otherwise the entry lies
+// dist - 1 slots past its home (at most kInlineMaxDisplacement). The length
+// bytes are there only if the file's keys (values) vary in length. Homes and
+// order are the hash index's (hash_index.h): KeyHash with the file's seed,
+// home = (hash * C) >> 64 for C home slots, slots in hash order, overflow
+// slots after the C home slots, no wrap-around. The section's trailer covers
+// every slot; readers check the slots a page at a time instead, with the
+// page checksums of the directory, the first time they read a page.
+//
+// Directory section (the meta block's `block_table` handle):
+//   fixed32 key_width      the longest user key, bytes (0..255)
+//   fixed32 value_width    the longest value, bytes (0..255)
+//   fixed32 shape          bit 0: klen bytes present; bit 1: vlen present
+//   fixed32 page_slots     slots per checksummed page
+//   fixed32 order_width    bytes per order entry (1..5)
+//   pages x fixed32        masked CRC32C of each page's slots
+//   num_keys x order_width the slot of each entry in key order (little-endian)
+//
+// Sparse index section: every kInlineSampleInterval-th entry in key order
+// (and the last), with its position in the order array as its "address"
+// (sparse_index.h); Seek binary-searches it, then the order array.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "rocksdb/slice.h"
+#include "rocksdb/status.h"
+#include "table/hash_index.h"
+#include "table/section_reader.h"
+#include "table/table_meta.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+constexpr uint32_t kInlineMaxDisplacement = 254;  // dist byte 255
+constexpr uint32_t kInlineMaxKeyWidth = 255;
+constexpr uint32_t kInlineMaxValueWidth = 255;
+constexpr uint32_t kInlineSampleInterval = 64;
+// Pages of about this many bytes: the unit of checksumming, like a log block.
+constexpr uint32_t kInlinePageBytes = 4096;
+constexpr uint32_t kInlineDirectoryHeader = 5 * 4;
+
+struct InlineShape {
+  uint32_t key_width = 0;
+  uint32_t value_width = 0;
+  bool var_key = false;
+  bool var_value = false;
+
+  uint32_t key_at() const { return 1 + (var_key ? 1 : 0); }
+  uint32_t value_at() const {
+    return key_at() + key_width + (var_value ? 1 : 0);
+  }
+  uint32_t slot_width() const { return value_at() + value_width; }
+  uint32_t page_slots() const {
+    return std::max<uint32_t>(1, kInlinePageBytes / slot_width());
+  }
+  // Writes the slot for an entry `dist` - 1 slots past its home.
+  void EncodeSlot(uint32_t dist, const Slice& key, const Slice& value,
+                  char* slot) const;
+};
+
+// Bytes needed to write slot numbers below `slots`.
+uint32_t OrderWidthFor(uint64_t slots);
+
+// Reads the slots of an open inline file.
+class InlineTable {
+ public:
+  // `file` and `meta` outlive this. `directory` is the verified directory
+  // section's contents (kept: without mmap the caller's buffer moves here).
+  Status Init(const SectionReader* file, const TableMeta& meta,
+              std::string&& directory_buf, const Slice& directory);
+
+  const InlineShape& shape() const { return shape_; }
+  uint64_t num_keys() const { return num_keys_; }
+  uint64_t num_slots() const { return geo_.slots; }
+  uint64_t num_pages() const { return pages_; }
+  const IndexGeometry& geometry() const { return geo_; }
+  uint64_t Home(uint64_t hash) const {
+    return static_cast<uint64_t>(
+        (static_cast<unsigned __int128>(hash) * geo_.capacity) >> 64);
+  }
+
+  // Finds `user_key` (whose hash is `hash`): `*found`, and its value in
+  // `*value` (in the mapping, or in `*buf`).
+  Status Find(const Slice& user_key, uint64_t hash, bool verify,
+              std::string* buf, Slice* value, bool* found) const;
+  // With mmap: brings the first two cache lines of `hash`'s home run in.
+  void PrefetchHome(uint64_t hash) const;
+
+  // The slot of the entry at `position` in key order; Corruption if the
+  // order array names a slot that does not exist.
+  Status SlotAt(uint64_t position, uint64_t* slot) const;
+  // Makes `*run` slots [first, first + count) (checked to exist): in place
+  // with mmap, else read into `*buf`. Checks the pages they lie in as the
+  // log checks blocks: once per page with mmap, on every read that asks
+  // without (a verified read reads whole pages).
+  Status ReadRun(uint64_t first, uint64_t count, bool verify,
+                 std::string* buf, Slice* run) const;
+  // Decodes the used slot at `p` (slot number `slot`, for errors).
+  Status DecodeSlot(const char* p, uint64_t slot, Slice* key,
+                    Slice* value) const;
+  // Checks every page's checksum, reading them all.
+  Status VerifyAll(std::string* buf) const;
+
+  Status Damaged(const std::string& detail, uint64_t slot) const;
+  size_t MemoryUsage() const {
+    return directory_buf_.capacity() + (pages_ / 64 + 1) * 8;
+  }
+
+ private:
+  bool IsVerified(uint64_t page) const {
+    return (verified_[page / 64].load(std::memory_order_relaxed) >>
+            (page % 64)) & 1;
+  }
+  void MarkVerified(uint64_t page) const {
+    verified_[page / 64].fetch_or(uint64_t{1} << (page % 64),
+                                  std::memory_order_relaxed);
+  }
+  Status VerifyPage(uint64_t page, const char* bytes) const;
+
+  const SectionReader* file_ = nullptr;
+  uint64_t slots_offset_ = 0;  // in the file
+  uint64_t directory_offset_ = 0;
+  IndexGeometry geo_;
+  InlineShape shape_;
+  uint32_t width_ = 0;
+  uint32_t page_slots_ = 1;
+  uint64_t pages_ = 0;
+  uint32_t order_width_ = 0;
+  uint64_t num_keys_ = 0;
+  std::string directory_buf_;
+  const char* crcs_ = nullptr;
+  const char* order_ = nullptr;
+  std::unique_ptr<std::atomic<uint64_t>[]> verified_;
+};
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,144 @@
+#include "table/inline_table_iterator.h"
+
+#include <algorithm>
+
+#include "table/table_view.h"
+#include "util/coding.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+InlineTableIterator::InlineTableIterator(const TableView* table,
+                                         const ReadOptions& ro,
+                                         bool whole_file)
+    : table_(table),
+      verify_(ro.verify_checksums),
+      whole_file_(whole_file),
+      packed_(PackSequenceAndType(table->Surfaced(0), kTypeValue)),
+      buf_(new std::string) {}
+
+void InlineTableIterator::MakeKey(const Slice& user_key,
+                                  std::string* out) const {
+  out->assign(user_key.data(), user_key.size());
+  PutFixed64(out, packed_);
+}
+
+Status InlineTableIterator::Read(uint64_t position, Slice* user_key,
+                                 Slice* value) {
+  const InlineTable& t = *table_->inline_table();
+  uint64_t slot = 0;
+  Status s = t.SlotAt(position, &slot);
+  if (!s.ok()) return s;
+  Slice run;
+  if (table_->mmap()) {
+    s = t.ReadRun(slot, 1, verify_, nullptr, &run);
+  } else {
+    if (slot < buf_first_ || slot >= buf_first_ + buf_count_) {
+      // A value handed out must outlive the buffer when pinning asks.
+      if (IsValuePinned() && !buf_->empty()) {
+        pinned_iters_mgr_->PinPtr(buf_.release(), [](void* p) {
+          delete static_cast<std::string*>(p);
+        });
+        buf_.reset(new std::string);
+      }
+      const uint64_t ps = t.shape().page_slots();
+      buf_first_ = whole_file_ ? 0 : slot / ps * ps;
+      buf_count_ = whole_file_ ? t.num_slots()
+                               : std::min(ps, t.num_slots() - buf_first_);
+      s = t.ReadRun(buf_first_, buf_count_, verify_, buf_.get(), &buf_run_);
+      if (!s.ok()) {
+        buf_count_ = 0;
+        return s;
+      }
+    }
+    const uint32_t w = t.shape().slot_width();
+    run = Slice(buf_run_.data() + (slot - buf_first_) * w, w);
+  }
+  if (!s.ok()) return s;
+  return t.DecodeSlot(run.data(), slot, user_key, value);
+}
+
+void InlineTableIterator::Load(uint64_t position) {
+  valid_ = false;
+  if (!status_.ok()) return;
+  if (position >= table_->inline_table()->num_keys()) return;
+  Status s = Read(position, &user_key_, &value_);
+  if (!s.ok()) return Invalidate(s);
+  position_ = position;
+  MakeKey(user_key_, &key_);
+  user_key_ = Slice(key_.data(), user_key_.size());
+  valid_ = true;
+}
+
+void InlineTableIterator::SeekToLast() {
+  const uint64_t n = table_->inline_table()->num_keys();
+  if (n == 0) {
+    valid_ = false;
+    return;
+  }
+  Load(n - 1);
+}
+
+void InlineTableIterator::Seek(const Slice& target) {
+  valid_ = false;
+  if (!status_.ok()) return;
+  const uint64_t n = table_->inline_table()->num_keys();
+  const InternalKeyComparator& icmp = table_->icmp();
+  // The first position whose key is >= target, in [lo, hi).
+  auto lower_bound = [&](uint64_t lo, uint64_t hi, bool* ok) {
+    while (lo < hi) {
+      const uint64_t mid = lo + (hi - lo) / 2;
+      Slice k, v;
+      Status s = Read(mid, &k, &v);
+      if (!s.ok()) {
+        Invalidate(s);
+        *ok = false;
+        return hi;
+      }
+      MakeKey(k, &probe_key_);
+      if (icmp.Compare(probe_key_, target) < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  };
+  // Samples every kInlineSampleInterval positions: the answer is at most
+  // one interval (and one entry, for a global sequence number above the
+  // target's) past the last sample below the target. Should the file say
+  // otherwise, the search goes on to the end rather than answer wrong.
+  const uint64_t lo = std::min(table_->sparse_index().SeekAddress(target), n);
+  const uint64_t hi = std::min<uint64_t>(n, lo + kInlineSampleInterval + 2);
+  bool ok = true;
+  uint64_t at = lower_bound(lo, hi, &ok);
+  if (ok && at == hi && hi < n) at = lower_bound(hi, n, &ok);
+  if (ok) Load(at);
+}
+
+void InlineTableIterator::SeekForPrev(const Slice& target) {
+  Seek(target);
+  if (!status_.ok()) return;
+  if (!valid_) {
+    SeekToLast();
+  } else if (table_->icmp().Compare(key_, target) > 0) {
+    Prev();
+  }
+}
+
+void InlineTableIterator::Next() {
+  assert(valid_);
+  Load(position_ + 1);
+}
+
+void InlineTableIterator::Prev() {
+  assert(valid_);
+  if (position_ == 0) {
+    valid_ = false;
+    return;
+  }
+  Load(position_ - 1);
+}
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

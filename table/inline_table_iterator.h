@@ -1,0 +1,84 @@
+// Ordered iteration over an inline file (inline_table.h): the order array
+// lists the slots in key order, so a position is an index into it and Next
+// and Prev are one slot read each. Seek binary-searches the samples of the
+// sparse index, then the order array between two samples (a few slots).
+//
+// With mmap, keys and values point into the mapping. Without, the iterator
+// holds the pages it last read (for compaction, which reads every entry,
+// all of them, read once in file order); with pinning enabled, a buffer it
+// leaves goes to the pinning manager, as the log iterator's blocks do.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "db/dbformat.h"
+#include "db/pinned_iterators_manager.h"
+#include "table/internal_iterator.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+class TableView;
+
+class InlineTableIterator : public InternalIterator {
+ public:
+  // `whole_file`: read every slot at the first positioning (compaction).
+  InlineTableIterator(const TableView* table, const ReadOptions& ro,
+                      bool whole_file);
+
+  bool Valid() const override { return valid_; }
+  void SeekToFirst() override { Load(0); }
+  void SeekToLast() override;
+  void Seek(const Slice& target) override;
+  void SeekForPrev(const Slice& target) override;
+  void Next() override;
+  void Prev() override;
+  Slice key() const override { return key_; }
+  Slice user_key() const override { return user_key_; }
+  Slice value() const override { return value_; }
+  Status status() const override { return status_; }
+
+  void SetPinnedItersMgr(PinnedIteratorsManager* mgr) override {
+    pinned_iters_mgr_ = mgr;
+  }
+  bool IsValuePinned() const override {
+    return pinned_iters_mgr_ != nullptr &&
+           pinned_iters_mgr_->PinningEnabled();
+  }
+
+ private:
+  // Positions at entry `position` of the key order; invalid past the end.
+  void Load(uint64_t position);
+  // Reads entry `position` into `*user_key`/`*value` (pointing into the
+  // mapping or into buf_), without moving.
+  Status Read(uint64_t position, Slice* user_key, Slice* value);
+  // The internal key of a user key here: sequence 0 (or the file's global
+  // one), kTypeValue.
+  void MakeKey(const Slice& user_key, std::string* out) const;
+  void Invalidate(const Status& s) {
+    valid_ = false;
+    if (!s.ok() && status_.ok()) status_ = s;
+  }
+
+  const TableView* const table_;
+  const bool verify_;
+  const bool whole_file_;
+  const uint64_t packed_;  // sequence and type every entry surfaces with
+  uint64_t position_ = 0;
+  // Without mmap: slots [buf_first_, buf_first_ + buf_count_) are in buf_.
+  std::unique_ptr<std::string> buf_;
+  Slice buf_run_;
+  uint64_t buf_first_ = 0;
+  uint64_t buf_count_ = 0;
+  PinnedIteratorsManager* pinned_iters_mgr_ = nullptr;
+  Slice user_key_;
+  Slice value_;
+  std::string key_;
+  std::string probe_key_;  // Seek's scratch
+  bool valid_ = false;
+  Status status_;
+};
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE
