@@ -54,6 +54,10 @@ DEFINE_int64(cache_size, 0,
 DEFINE_int32(bloom_bits, 10, "Bloom filter bits per key for block and plain");
 DEFINE_double(robinhood_load_factor, 0.85, "RobinHoodTable load_factor");
 DEFINE_int32(robinhood_log_block_size, 4096, "RobinHoodTable log_block_size");
+DEFINE_int32(robinhood_inline_slot_limit, 64,
+             "RobinHoodTable inline_slot_limit (0: every file keeps a log)");
+DEFINE_double(robinhood_inline_load_factor, 0.8,
+              "RobinHoodTable inline_load_factor");
 DEFINE_int32(robinhood_sparse_index_interval, 16,
              "RobinHoodTable sparse_index_interval");
 DEFINE_int64(warmup_reads, 100000,

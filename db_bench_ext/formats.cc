@@ -59,11 +59,16 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
       rh.log_block_size = static_cast<uint32_t>(FLAGS_robinhood_log_block_size);
       rh.sparse_index_interval =
           static_cast<uint32_t>(FLAGS_robinhood_sparse_index_interval);
+      rh.inline_slot_limit =
+          static_cast<uint32_t>(FLAGS_robinhood_inline_slot_limit);
+      rh.inline_load_factor = FLAGS_robinhood_inline_load_factor;
       o.table_factory.reset(NewRobinHoodTableFactory(rh));
       o.allow_mmap_reads = mmap_read;
       s << "RobinHoodTable load_factor=" << rh.load_factor
         << " log_block_size=" << rh.log_block_size
         << " sparse_index_interval=" << rh.sparse_index_interval
+        << " inline_slot_limit=" << rh.inline_slot_limit
+        << " inline_load_factor=" << rh.inline_load_factor
         << " mmap_read=" << mmap_read;
       break;
     }

@@ -116,6 +116,31 @@ inline Model MakeModel(int keys, uint64_t seed) {
   return m;
 }
 
+// Compacted puts only (sequence 0, as the bottommost level holds them),
+// short enough for the inline layout, a miss beside every fifth key, and
+// one range deletion: an inline file.
+inline Model MakeCompactedModel(int keys, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Model m;
+  for (int i = 0; i < keys; ++i) {
+    char buf[16];
+    snprintf(buf, sizeof(buf), "key%05d", i * 3);
+    const std::string uk = buf;
+    std::string value(rng() % 21, 'x');
+    for (auto& c : value) c = static_cast<char>('a' + rng() % 26);
+    m.entries.emplace_back(IKey(uk, 0, kTypeValue), value);
+    m.queries.push_back(
+        Query{uk, kMaxSequenceNumber, GetContext::kFound, value});
+    if (i % 5 == 0) {
+      m.queries.push_back(
+          Query{uk + '\x01', kMaxSequenceNumber, GetContext::kNotFound, ""});
+    }
+  }
+  m.tombstones.emplace_back(IKey("key00150", 200000, kTypeRangeDeletion),
+                            "key00180");
+  return m;
+}
+
 // Builds the model's table in `f` and returns its bytes.
 inline std::string BuildModel(TableFile* f, const Model& m,
                               const RobinHoodTableOptions& opts,
@@ -147,9 +172,10 @@ struct Layout {
       }
       return "log (no block?)";
     }
+    const bool in = meta.is_inline();
     const std::pair<const SectionHandle*, const char*> sections[] = {
-        {&meta.index, "hash index"},
-        {&meta.block_table, "block table"},
+        {&meta.index, in ? "inline slots" : "hash index"},
+        {&meta.block_table, in ? "inline directory" : "block table"},
         {&meta.sparse_index, "sparse index"},
         {&meta.range_dels, "range deletions"},
         {&meta.properties, "properties"},

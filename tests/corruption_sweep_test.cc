@@ -79,7 +79,8 @@ class ByteEditor {
   const int fd_;
 };
 
-// Bytes of log block contents flipped: every one with mmap, every
+// Bytes of log block contents (and of inline slots) flipped: every one with
+// mmap, every
 // `stride`-th without (each read there is a system call, and the sweep
 // would take four times as long); RH_SWEEP_STRIDE=1 flips every one there
 // too. Every other byte of the file is always flipped. The full sweep finds
@@ -91,15 +92,26 @@ uint64_t LogContentsStride(bool mmap) {
   return v > 0 ? static_cast<uint64_t>(v) : 1;
 }
 
-class CorruptionSweep : public testing::TestWithParam<bool> {};
+// (mmap, inline): a file with a log of many small blocks, or an inline file
+// (every entry a compacted put) of a few pages of slots.
+class CorruptionSweep
+    : public testing::TestWithParam<std::tuple<bool, bool>> {};
 
 TEST_P(CorruptionSweep, EveryByteFlipped) {
-  const bool mmap = GetParam();
-  const Model model = MakeModel(200, 7);
-  TableFile file(std::string("sweep_") + (mmap ? "mmap" : "pread"));
+  const bool mmap = std::get<0>(GetParam());
+  const bool inline_layout = std::get<1>(GetParam());
+  const Model model =
+      inline_layout ? MakeCompactedModel(300, 7) : MakeModel(200, 7);
+  TableFile file(std::string("sweep_") + (mmap ? "mmap" : "pread") +
+                 (inline_layout ? "_inline" : ""));
   const std::string original = BuildModel(&file, model, SmallBlocks());
   const Layout layout = LayoutOf(&file);
-  ASSERT_GE(layout.blocks.size(), 15u);
+  ASSERT_EQ(layout.meta.is_inline(), inline_layout);
+  if (inline_layout) {
+    ASSERT_GE(layout.meta.index.size, 2 * kInlinePageBytes);
+  } else {
+    ASSERT_GE(layout.blocks.size(), 15u);
+  }
   Checker checker(model, file.path());
   file.Write(original);
   ByteEditor editor(file.path());
@@ -112,7 +124,10 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
   for (uint64_t off = 0; off < original.size(); ++off) {
     if (checker.failures() > 40) break;  // enough to go on
     const std::string part = layout.PartOf(off);
-    if (part == "log block contents" && off % stride != 0) continue;
+    if ((part == "log block contents" || part == "inline slots") &&
+        off % stride != 0) {
+      continue;
+    }
     const auto part_start = std::chrono::steady_clock::now();
     // A different single bit for consecutive bytes (a stride of 3 cycles
     // through all 8 too): a CRC32C detects any one-bit error, so the bit hardly
@@ -143,8 +158,11 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
         } else {
           sum.verify_failed++;
         }
-        if (off < layout.meta.log_file_bytes) {
-          // Every block is read by a scan, which verifies it.
+        if (off < layout.meta.log_file_bytes ||
+            (inline_layout && off >= layout.meta.index.offset &&
+             off < layout.meta.index.offset + layout.meta.index.size)) {
+          // Every block (every page of slots: each holds entries) is read
+          // by a scan, which verifies it.
           EXPECT_TRUE(r.scan_corruption) << context;
           checker.Unverified(t.get());
         }
@@ -164,8 +182,9 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
       << harmless.size() << " flipped bytes pass VerifyChecksum, first at "
       << (harmless.empty() ? 0 : harmless[0]) << " ("
       << (harmless.empty() ? "" : layout.PartOf(harmless[0])) << ")";
-  printf("%s: %zu bytes, %zu log blocks, log contents stride %d, %.1f s\n",
-         mmap ? "mmap" : "pread", original.size(), layout.blocks.size(),
+  printf("%s%s: %zu bytes, %zu log blocks, log contents stride %d, %.1f s\n",
+         mmap ? "mmap" : "pread", inline_layout ? " inline" : "",
+         original.size(), layout.blocks.size(),
          static_cast<int>(stride), seconds);
   printf("  %-24s %7s %7s %7s %13s %13s %6s\n", "part", "flipped", "refused",
          "opened", "reads corrupt", "verify failed", "s");
@@ -176,10 +195,12 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(MmapOnOff, CorruptionSweep, testing::Bool(),
-                         [](const testing::TestParamInfo<bool>& info) {
-                           return info.param ? "mmap" : "pread";
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    MmapOnOff, CorruptionSweep, testing::Combine(testing::Bool(), testing::Bool()),
+    [](const testing::TestParamInfo<std::tuple<bool, bool>>& info) {
+      return std::string(std::get<0>(info.param) ? "mmap" : "pread") +
+             (std::get<1>(info.param) ? "_inline" : "_log");
+    });
 
 }  // namespace
 }  // namespace robinhood
