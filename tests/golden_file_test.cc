@@ -7,6 +7,7 @@
 // which writes tests/golden/v<version>_<codec>.sst from the model.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -62,6 +63,28 @@ Model GoldenModel() {
   return m;
 }
 
+// Compacted puts of keys and values that vary in length, and a range
+// deletion: an inline file (version 2 on).
+Model GoldenInlineModel() {
+  Model m;
+  for (int i = 0; i < 90; ++i) {
+    const std::string k = "in" + std::string(1 + i % 9, 'k') + std::to_string(i);
+    const std::string v(i % 17, static_cast<char>('A' + i % 26));
+    m.entries.emplace_back(IKey(k, 0, kTypeValue), v);
+    m.queries.push_back(Query{k, kMaxSequenceNumber, GetContext::kFound, v});
+    m.queries.push_back(
+        Query{k + "x", kMaxSequenceNumber, GetContext::kNotFound, ""});
+  }
+  std::sort(m.entries.begin(), m.entries.end(),
+            [](const std::pair<std::string, std::string>& a,
+               const std::pair<std::string, std::string>& b) {
+              return ExtractUserKey(a.first).compare(ExtractUserKey(b.first)) <
+                     0;
+            });
+  m.tombstones.emplace_back(IKey("ink", 9000, kTypeRangeDeletion), "inkk");
+  return m;
+}
+
 RobinHoodTableOptions GoldenOptions() {
   RobinHoodTableOptions o;
   o.log_block_size = 256;
@@ -73,7 +96,12 @@ struct Golden {
   uint32_t version;
   const char* name;
   CompressionType codec;
+  bool inline_model = false;  // GoldenInlineModel, not GoldenModel
 };
+
+Model ModelOf(const Golden& g) {
+  return g.inline_model ? GoldenInlineModel() : GoldenModel();
+}
 
 std::string GoldenPath(const Golden& g) {
   return std::string(RH_SOURCE_DIR) + "/tests/golden/v" +
@@ -87,7 +115,7 @@ TEST_P(GoldenFileTest, Reads) {
   if (g.codec != kNoCompression && !CompressionTypeSupported(g.codec)) {
     GTEST_SKIP() << "no " << g.name << " in this RocksDB";
   }
-  const Model model = GoldenModel();
+  const Model model = ModelOf(g);
   if (getenv("RH_WRITE_GOLDEN") != nullptr && g.version == kFormatVersion) {
     TableFile f("golden_" + std::string(g.name));
     const std::string bytes = BuildModel(&f, model, GoldenOptions(), g.codec);
@@ -98,6 +126,7 @@ TEST_P(GoldenFileTest, Reads) {
   {
     Layout l = LayoutOf(&f);
     EXPECT_EQ(l.meta.format_version, g.version);
+    EXPECT_EQ(l.meta.is_inline(), g.inline_model);
   }
   for (bool mmap : {false, true}) {
     SCOPED_TRACE(mmap ? "mmap" : "pread");
@@ -123,7 +152,7 @@ TEST_P(GoldenBuilderTest, WritesTheSameBytes) {
   std::string golden;
   ASSERT_OK(ReadFileToString(Env::Default(), GoldenPath(g), &golden));
   TableFile f("golden_now_" + std::string(g.name));
-  const std::string now = BuildModel(&f, GoldenModel(), GoldenOptions(),
+  const std::string now = BuildModel(&f, ModelOf(g), GoldenOptions(),
                                      g.codec);
   // The properties hold the creation time and the DB session, and each
   // RocksDB release adds properties of its own (9.11's block is 39 bytes
@@ -146,13 +175,15 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Values(Golden{1, "raw", kNoCompression},
                     Golden{1, "snappy", kSnappyCompression},
                     Golden{2, "raw", kNoCompression},
-                    Golden{2, "snappy", kSnappyCompression}),
+                    Golden{2, "snappy", kSnappyCompression},
+                    Golden{2, "inline", kNoCompression, true}),
     GoldenName);
 
 INSTANTIATE_TEST_SUITE_P(
     Newest, GoldenBuilderTest,
     testing::Values(Golden{kFormatVersion, "raw", kNoCompression},
-                    Golden{kFormatVersion, "snappy", kSnappyCompression}),
+                    Golden{kFormatVersion, "snappy", kSnappyCompression},
+                    Golden{kFormatVersion, "inline", kNoCompression, true}),
     GoldenName);
 
 }  // namespace
