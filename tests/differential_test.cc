@@ -231,6 +231,10 @@ class DifferentialTest : public testing::TestWithParam<bool> {
     rh_table_.sparse_index_interval = intervals[R(4)];
     rh_table_.log_block_size = blocks[R(4)];
     rh_table_.hash_seed = rng_();
+    const uint32_t slot_limits[] = {64, 64, 513, 0};
+    const double inline_loads[] = {0.5, 0.8, 0.95};
+    rh_table_.inline_slot_limit = slot_limits[R(4)];
+    rh_table_.inline_load_factor = inline_loads[R(3)];
 
     rh_opts_ = base;
     rh_opts_.allow_mmap_reads = mmap();
@@ -244,7 +248,9 @@ class DifferentialTest : public testing::TestWithParam<bool> {
        << " compression=" << static_cast<int>(base.compression)
        << " load_factor=" << rh_table_.load_factor
        << " sparse_index_interval=" << rh_table_.sparse_index_interval
-       << " log_block_size=" << rh_table_.log_block_size;
+       << " log_block_size=" << rh_table_.log_block_size
+       << " inline_slot_limit=" << rh_table_.inline_slot_limit
+       << " inline_load_factor=" << rh_table_.inline_load_factor;
     config_ = os.str();
     std::cout << config_ << std::endl;
   }
@@ -888,9 +894,46 @@ class DifferentialTest : public testing::TestWithParam<bool> {
     if (!Failed()) CompareEverything("after the final full compaction");
     if (!Failed()) DoReopen();
     if (!Failed()) CompareEverything("after the final reopen");
+    if (!Failed()) BottomOfShortPuts();
+  }
+
+  // Every short key rewritten as a short put, every long one deleted, no
+  // snapshots, a full compaction: the bottom level is all compacted puts
+  // that fit a slot, which RobinHoodTable writes as inline files. Then the
+  // comparison again, on them, and on them reopened.
+  void BottomOfShortPuts() {
+    Note("short puts, no snapshots, full compaction: inline files");
+    ReleaseAll();
+    for (size_t i = 0; i < pool_.size() && !Failed(); ++i) {
+      const std::string& k = pool_[i];
+      if (k.size() <= 40) {
+        const std::string v = "b" + std::to_string(R(100000));
+        CheckWrite(rh_->Put(WriteOptions(), k, v),
+                   bbt_->Put(WriteOptions(), k, v));
+      } else {
+        CheckWrite(rh_->Delete(WriteOptions(), k),
+                   bbt_->Delete(WriteOptions(), k));
+      }
+    }
+    if (Failed()) return;
+    CompactRangeOptions cro;
+    cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
+    CheckWrite(rh_->CompactRange(cro, nullptr, nullptr),
+               bbt_->CompactRange(cro, nullptr, nullptr));
+    TablePropertiesCollection props;
+    if (!Failed() && rh_->GetPropertiesOfAllTables(&props).ok()) {
+      for (const auto& p : props) {
+        inline_files_ += p.second->user_collected_properties.at(
+                             RobinHoodTablePropertyNames::kLayout) == "inline";
+      }
+    }
+    if (!Failed()) CompareEverything("on inline files");
+    if (!Failed()) DoReopen();
+    if (!Failed()) CompareEverything("on inline files, reopened");
   }
 
   uint64_t seed_ = 0;
+  size_t inline_files_ = 0;  // at the end, in BottomOfShortPuts
   std::mt19937_64 rng_;
   std::string config_;
   RobinHoodTableOptions rh_table_;
@@ -925,6 +968,8 @@ TEST_P(DifferentialTest, RandomOperations) {
             << counter_->compactions << " compactions writing "
             << counter_->output_files << " files" << std::endl;
   ASSERT_TRUE(failure_.empty()) << failure_;
+  std::cout << "inline files at the end: " << inline_files_ << std::endl;
+  if (rh_table_.inline_slot_limit >= 64) EXPECT_GT(inline_files_, 0u);
   // The RobinHoodTable database really holds RobinHoodTable files.
   TablePropertiesCollection props;
   ASSERT_OK(rh_->GetPropertiesOfAllTables(&props));

@@ -799,6 +799,42 @@ TEST_P(IngestTest, OverlapsMemtableAndSstFiles) {
   ASSERT_NO_FATAL_FAILURE(CompareThroughReopenAndCompaction("overlap"));
 }
 
+// SstFileWriter's puts of short values make an inline file (every entry a
+// compacted put that fits a slot). Ingested over overlapping data, it takes
+// a global sequence number, which its entries surface with, written into
+// the file or not (the parameter).
+TEST_P(IngestTest, PutOnlyFileIsInline) {
+  Workload(0, 2000, 1, 20);
+  Flush();
+  Compact();
+  Workload(300, 900, 2, 21);
+  TakeSnapshot("before the inline ingestion");
+  FileSpec spec;
+  for (int i = 0; i < 1500; i++) {
+    spec.push_back({Entry::kPut, Key(i * 2),
+                    "in" + std::string(i % 23, static_cast<char>('a' + i % 26))});
+  }
+  spec.push_back({Entry::kPut, "", "empty key"});
+  std::string rh_file, bbt_file;
+  ASSERT_OK(WriteFiles(spec, "inline", &rh_file, &bbt_file));
+  const SequenceNumber before = rh_->GetLatestSequenceNumber();
+  ASSERT_OK(Ingest(rh_file, bbt_file));
+  ASSERT_EQ(rh_->GetLatestSequenceNumber(), before + 1);
+  const LiveFileMetaData f = NewestFile();
+  ASSERT_NO_FATAL_FAILURE(CheckIngestedFile(f, before + 1));
+  {
+    SstFileReader reader(rh_opts_);
+    ASSERT_OK(reader.Open(f.db_path + "/" + f.name));
+    EXPECT_EQ(reader.GetTableProperties()->user_collected_properties.at(
+                  RobinHoodTablePropertyNames::kLayout),
+              "inline");
+  }
+  ASSERT_NO_FATAL_FAILURE(Compare("inline file ingested"));
+  Workload(0, 600, 5, 22);
+  ASSERT_NO_FATAL_FAILURE(Compare("writes over the inline file"));
+  ASSERT_NO_FATAL_FAILURE(CompareThroughReopenAndCompaction("inline"));
+}
+
 TEST_P(IngestTest, StackedIngestionsAndSeveralFilesAtOnce) {
   Workload(0, 1200, 1, 20);
   Flush();
