@@ -4,7 +4,8 @@
 # BlockBasedTable (bloom 10 bits/key), PlainTable (--use_plain_table),
 # CuckooTable (--use_cuckoo_table) and RobinHoodTable (LD_PRELOAD of
 # librocksdb_robinhood.so plus an OPTIONS file naming table_factory
-# RobinHoodTable), and prints the readrandom results side by side.
+# RobinHoodTable), and prints readrandom and multireadrandom (batches of 50)
+# side by side, formats interleaved run by run, with each format's SST bytes.
 #
 # Usage: db_bench_ext/stock_db_bench.sh [PLUGIN_SO] [--workload=cuckoo|sparkey]
 #          [--num=N] [--reads=N] [--repetitions=N] [--formats=a,b,..] [--db=DIR]
@@ -87,54 +88,69 @@ common=(--num="$num" --key_size="$key_size" --value_size="$value_size"
         --open_files=-1 --histogram=0 --statistics=0 --progress_reports=false)
 cache=$(( num * (key_size + value_size + 30) * 2 + (64 << 20) ))
 
-declare -A median line
+declare -A flagsof preof bytes
 if [[ $in_tree == 1 ]]; then
   echo "db_bench: $db_bench (plugin in tree, nothing preloaded)"
 else
   echo "db_bench: $db_bench ($(dpkg-query -W -f='${Version}' rocksdb-tools 2>/dev/null || echo '?'))"
 fi
-echo "workload $workload: $num keys of $key_size bytes, $value_size-byte values; readrandom x$reps, $reads reads each"
+echo "workload $workload: $num keys of $key_size bytes, $value_size-byte values; readrandom and multireadrandom (batch 50) x$reps, $reads reads each, formats interleaved"
 IFS=, read -r -a fmts <<< "$formats"
+ok_fmts=()
 for fmt in "${fmts[@]}"; do
-  pre=()
   case "$fmt" in
-    block) flags=(--bloom_bits=10 --cache_size="$cache" --use_data_block_hash_index=1 --mmap_read=1) ;;
-    plain) flags=(--use_plain_table=1 --prefix_size="$prefix" --bloom_bits=10 --mmap_read=1) ;;
-    cuckoo) flags=(--use_cuckoo_table=1 --mmap_read=1) ;;
-    robinhood) flags=(--options_file="$options_file")
-               if [[ $in_tree == 1 ]]; then pre=(env); else pre=(env LD_PRELOAD="$so"); fi ;;
+    block) flagsof[$fmt]="--bloom_bits=10 --cache_size=$cache --use_data_block_hash_index=1 --mmap_read=1" ;;
+    plain) flagsof[$fmt]="--use_plain_table=1 --prefix_size=$prefix --bloom_bits=10 --mmap_read=1" ;;
+    cuckoo) flagsof[$fmt]="--use_cuckoo_table=1 --mmap_read=1" ;;
+    robinhood) flagsof[$fmt]="--options_file=$options_file"
+               if [[ $in_tree == 1 ]]; then preof[$fmt]=""; else preof[$fmt]="LD_PRELOAD=$so"; fi ;;
     *) echo "unknown format $fmt" >&2; exit 2 ;;
   esac
   dir="$db/$fmt"
   rm -rf "$dir"
   echo "-- $fmt: fill (filluniquerandom,compact)" >&2
-  "${pre[@]}" "$db_bench" "${common[@]}" "${flags[@]}" --db="$dir" \
+  # shellcheck disable=SC2086
+  env ${preof[$fmt]:-} "$db_bench" "${common[@]}" ${flagsof[$fmt]} --db="$dir" \
     --use_existing_db=0 --benchmarks=filluniquerandom,compact > "$log/$fmt.fill" 2>&1 ||
     { echo "$fmt: fill failed, see $log/$fmt.fill" >&2; tail -5 "$log/$fmt.fill" >&2; continue; }
-  # The table format really used, from the OPTIONS file RocksDB wrote.
   used=$(sed -nE 's/^ *table_factory=(.*)/\1/p' "$dir"/OPTIONS-* 2>/dev/null | tail -1)
-  echo "-- $fmt: table_factory=$used; readrandom[X$reps]" >&2
-  "${pre[@]}" "$db_bench" "${common[@]}" "${flags[@]}" --db="$dir" \
-    --use_existing_db=1 --reads="$reads" --benchmarks="readrandom[X$reps]" > "$log/$fmt.read" 2>&1 ||
-    { echo "$fmt: readrandom failed, see $log/$fmt.read" >&2; tail -5 "$log/$fmt.read" >&2; continue; }
-  tr '\r' '\n' < "$log/$fmt.read" > "$log/$fmt.read.txt"
-  mv "$log/$fmt.read.txt" "$log/$fmt.read"
-  grep -E '^readrandom +:' "$log/$fmt.read" | sed "s/^/  $fmt  /"
-  m=$(sed -nE 's/^readrandom \[MEDIAN [0-9]+ runs\] : ([0-9]+) ops\/sec.*/\1/p' "$log/$fmt.read")
-  [ -n "$m" ] || m=$(sed -nE 's/^readrandom +:.* ([0-9]+) ops\/sec.*/\1/p' "$log/$fmt.read" | tail -1)
-  median[$fmt]=$m
-  line[$fmt]=$(grep -E '^readrandom +:' "$log/$fmt.read" | tail -1)
-  rm -rf "$dir"
+  bytes[$fmt]=$(cat "$dir"/*.sst | wc -c)
+  echo "-- $fmt: table_factory=$used, SST bytes ${bytes[$fmt]}" >&2
+  ok_fmts+=("$fmt")
 done
 
-echo
-echo "stock db_bench, workload $workload, readrandom (median of $reps):"
-printf '%-10s %14s %14s   %s\n' format "ops/sec" "robinhood/fmt" "last db_bench line"
-rh="${median[robinhood]:-}"
-for fmt in "${fmts[@]}"; do
-  m="${median[$fmt]:-}"
-  if [ -z "$m" ]; then printf '%-10s %14s\n' "$fmt" failed; continue; fi
-  ratio=-
-  [ -n "$rh" ] && ratio=$(awk -v a="$rh" -v b="$m" 'BEGIN{printf "%.2fx", a/b}')
-  printf '%-10s %14s %14s   %s\n' "$fmt" "$m" "$ratio" "${line[$fmt]}"
+# One read phase of one format; prints its ops/sec.
+read_phase() {
+  local fmt=$1 bench=$2 out="$log/$1.$2.$3"
+  # shellcheck disable=SC2086
+  env ${preof[$fmt]:-} "$db_bench" "${common[@]}" ${flagsof[$fmt]} --db="$db/$fmt" \
+    --use_existing_db=1 --reads="$reads" --batch_size=50 --benchmarks="$bench" > "$out" 2>&1 ||
+    { echo "$fmt: $bench failed, see $out" >&2; return 0; }
+  tr '\r' '\n' < "$out" | sed -nE "s/^$bench +:.* ([0-9]+) ops\/sec.*/\1/p" | tail -1
+}
+declare -A runs
+for bench in readrandom multireadrandom; do
+  for ((r = 1; r <= reps; r++)); do
+    for fmt in "${ok_fmts[@]}"; do
+      v=$(read_phase "$fmt" "$bench" "$r")
+      echo "   $bench run $r $fmt: ${v:-failed} ops/sec" >&2
+      runs[$bench.$fmt]="${runs[$bench.$fmt]:-} $v"
+    done
+  done
 done
+median_of() { tr ' ' '\n' <<< "$1" | grep -E '^[0-9]+$' | sort -n | awk '{a[NR]=$1} END{if (NR) print a[int((NR+1)/2)]}'; }
+
+echo
+echo "stock db_bench, workload $workload, $num keys, medians of $reps (formats interleaved):"
+printf '%-10s %14s %10s %16s %10s %14s %10s\n' format "readrandom" "rh/fmt" "multireadrandom" "rh/fmt" "SST bytes" "fmt/rh"
+for bench in readrandom multireadrandom; do declare "rh_$bench=$(median_of "${runs[$bench.robinhood]:-}")"; done
+for fmt in "${fmts[@]}"; do
+  rr=$(median_of "${runs[readrandom.$fmt]:-}")
+  mr=$(median_of "${runs[multireadrandom.$fmt]:-}")
+  r1=- r2=- r3=-
+  [[ -n "$rr" && -n "$rh_readrandom" ]] && r1=$(awk -v a="$rh_readrandom" -v b="$rr" 'BEGIN{printf "%.2fx", a/b}')
+  [[ -n "$mr" && -n "$rh_multireadrandom" ]] && r2=$(awk -v a="$rh_multireadrandom" -v b="$mr" 'BEGIN{printf "%.2fx", a/b}')
+  [[ -n "${bytes[$fmt]:-}" && -n "${bytes[robinhood]:-}" ]] && r3=$(awk -v a="${bytes[$fmt]}" -v b="${bytes[robinhood]}" 'BEGIN{printf "%.2fx", a/b}')
+  printf '%-10s %14s %10s %16s %10s %14s %10s\n' "$fmt" "${rr:-failed}" "$r1" "${mr:-failed}" "$r2" "${bytes[$fmt]:-?}" "$r3"
+done
+for fmt in "${fmts[@]}"; do rm -rf "${db:?}/$fmt"; done
