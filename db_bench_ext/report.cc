@@ -287,14 +287,15 @@ void Report::PrintTargets(FILE* out, const RunInfo& info) const {
   bool has_misses = false;
   for (const auto& r : med) has_misses |= r.workload == "misses";
   const std::string misses_w = has_misses ? "misses" : "cuckoo";
-  speed("cuckoo", "readrandom", "cuckoo",
-        info.num >= 10000000 ? 1.0 : 1.2);
-  speed("cuckoo", "readrandom", "block", 5.0);
+  // Issue 8 (the inline layout) on the cuckoo workload; issue 3's on
+  // sparkey, whose files keep the log layout.
+  speed("cuckoo", "readrandom", "cuckoo", 1.0);
+  speed("cuckoo", "readrandom", "block", 4.0);
   speed("cuckoo", "multireadrandom", "cuckoo", 1.3);
   speed("sparkey", "readrandom", "plain", 1.5);
   speed("sparkey", "readrandom", "block", 3.0);
-  speed(misses_w, "readmissing", "block", 3.0);
-  speed(misses_w, "readmissing", "cuckoo", 1.5);
+  speed(misses_w, "readmissing", "cuckoo", 1.2);
+  speed(misses_w, "readmissing", "block", 1.0);
   for (const auto& w : info.workload_order) {
     speed(w, "seekrandom", "block", 0.8);
   }
@@ -302,29 +303,43 @@ void Report::PrintTargets(FILE* out, const RunInfo& info) const {
     for (const auto& phase : {"fill", "ingest"}) {
       const PhaseResult* rh = Find(med, w, "robinhood", phase);
       const PhaseResult* block = Find(med, w, "block", phase);
-      if (rh && block && w == "sparkey" && std::string(phase) == "fill") {
-        lines.push_back({w + " file size: robinhood / block (uncompressed)",
-                         double(rh->file_bytes) / double(block->file_bytes),
-                         1.05, true});
+      const PhaseResult* cuckoo = Find(med, w, "cuckoo", phase);
+      if (rh && std::string(phase) == "fill") {
+        if (block && w == "sparkey") {
+          lines.push_back({w + " file size: robinhood / block (uncompressed)",
+                           double(rh->file_bytes) / double(block->file_bytes),
+                           1.05, true});
+        }
+        if (w == "cuckoo" && cuckoo) {
+          lines.push_back({w + " file size: robinhood / cuckoo",
+                           double(rh->file_bytes) / double(cuckoo->file_bytes),
+                           1.3, true});
+        }
+        if (w == "cuckoo" && block) {
+          lines.push_back({w + " file size: robinhood / block",
+                           double(rh->file_bytes) / double(block->file_bytes),
+                           1.0, true});
+        }
       }
       if (std::string(phase) != "ingest" || !rh) continue;
       lines.push_back({w + " ingest build: robinhood M entries/s",
                        rh->entries_per_sec / 1e6, 1.5, false});
-      if (block) {
+      if (block && w == "sparkey") {
         lines.push_back({w + " ingest build: robinhood / block",
                          rh->entries_per_sec / block->entries_per_sec, 1.2,
                          false});
       }
-      if (rh->builder_peak_bytes >= 0 && rh->entries) {
-        lines.push_back({w + " builder peak bytes/entry (robinhood)",
-                         double(rh->builder_peak_bytes) / double(rh->entries),
-                         12.0, true});
+      if (rh->builder_peak_bytes >= 0 && rh->entries && rh->file_bytes > 0) {
+        lines.push_back({w + " builder peak / file bytes (robinhood)",
+                         double(rh->builder_peak_bytes) /
+                             double(rh->file_bytes),
+                         1.5, true});
       }
     }
   }
   if (lines.empty()) return;
-  fprintf(out, "\n== targets of issue 3 (set for 10M keys; this run: %" PRIu64
-               " keys) ==\n", info.num);
+  fprintf(out, "\n== targets (issue 8 on cuckoo, issue 3 on sparkey; set for "
+               "10M keys; this run: %" PRIu64 " keys) ==\n", info.num);
   for (const auto& l : lines) {
     bool ok = l.at_most ? l.value <= l.goal : l.value >= l.goal;
     fprintf(out, "  %-58s %8.2f  (%s %.2f)  %s\n", l.what.c_str(), l.value,
