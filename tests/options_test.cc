@@ -54,6 +54,8 @@ void ExpectSameOptions(const RobinHoodTableOptions& want,
   EXPECT_EQ(got.sparse_index_interval, want.sparse_index_interval);
   EXPECT_EQ(got.log_block_size, want.log_block_size);
   EXPECT_EQ(got.hash_seed, want.hash_seed);
+  EXPECT_EQ(got.inline_slot_limit, want.inline_slot_limit);
+  EXPECT_DOUBLE_EQ(got.inline_load_factor, want.inline_load_factor);
 }
 
 RobinHoodTableOptions Custom() {
@@ -62,12 +64,15 @@ RobinHoodTableOptions Custom() {
   o.sparse_index_interval = 8;
   o.log_block_size = 8192;
   o.hash_seed = 42;
+  o.inline_slot_limit = 40;
+  o.inline_load_factor = 0.75;
   return o;
 }
 
 const char kCustomString[] =
     "table_factory={id=RobinHoodTable;load_factor=0.7;sparse_index_interval=8;"
-    "log_block_size=8192;hash_seed=42}";
+    "log_block_size=8192;hash_seed=42;inline_slot_limit=40;"
+    "inline_load_factor=0.75}";
 
 class RobinHoodOptionsTest : public testing::Test {
  protected:
@@ -144,6 +149,8 @@ TEST_F(RobinHoodOptionsTest, PrintableOptionsNameEveryOptionAndValue) {
       {"sparse_index_interval", {"8"}},
       {"log_block_size", {"8192"}},
       {"hash_seed", {"42", "0x2a", "0x000000000000002a"}},
+      {"inline_slot_limit", {"40"}},
+      {"inline_load_factor", {"0.75"}},
   };
   for (const auto& w : want) {
     size_t at = printed.find(w.first);
@@ -220,6 +227,12 @@ TEST_F(RobinHoodOptionsTest, BadValuesAreRefusedNamingTheOption) {
   ExpectRefused("log_block_size=255", "log_block_size");
   ExpectRefused("log_block_size=67108865", "log_block_size");
   ExpectRefused("hash_seed=notanumber", "hash_seed");
+  ExpectRefused("inline_slot_limit=1", "inline_slot_limit");
+  ExpectRefused("inline_slot_limit=514", "inline_slot_limit");
+  ExpectRefused("inline_slot_limit=-1", "inline_slot_limit");
+  ExpectRefused("inline_load_factor=0.96", "inline_load_factor");
+  ExpectRefused("inline_load_factor=0", "inline_load_factor");
+  ExpectRefused("inline_load_factor=nan", "inline_load_factor");
   // A bad value next to good ones.
   ExpectRefused("load_factor=0.7;log_block_size=100;hash_seed=1",
                 "log_block_size");
@@ -252,7 +265,9 @@ TEST_F(RobinHoodOptionsTest, BoundaryValuesAreAccepted) {
   for (const char* s :
        {"load_factor=0.05", "load_factor=0.98", "sparse_index_interval=1",
         "sparse_index_interval=65536", "log_block_size=256",
-        "log_block_size=67108864", "hash_seed=0",
+        "log_block_size=67108864", "hash_seed=0", "inline_slot_limit=0",
+        "inline_slot_limit=2", "inline_slot_limit=513",
+        "inline_load_factor=0.05", "inline_load_factor=0.95",
         "hash_seed=18446744073709551615"}) {
     SCOPED_TRACE(s);
     ColumnFamilyOptions base, out;

@@ -80,7 +80,9 @@ ln -sfn "$root" "$src/plugin/robinhood"
 
 # --- Release build ---
 build=$base/build
-if [ ! -f "$build/build.ninja" ]; then
+# RocksDB's CMake reads the plugin's source list (robinhood.mk) when it
+# configures: configure again when that list changed since.
+if [ ! -f "$build/build.ninja" ] || [ "$root/robinhood.mk" -nt "$build/build.ninja" ]; then
   cmake -S "$src" -B "$build" -G Ninja \
     -DCMAKE_BUILD_TYPE=Release -DPORTABLE=1 \
     -DROCKSDB_BUILD_SHARED=OFF -DUSE_RTTI=ON \
