@@ -173,6 +173,21 @@ Status WriteWithSstFileWriter(const std::string& path, CompressionType c) {
   return s;
 }
 
+// Puts only, short enough for slots: the inline layout. `varying`: keys
+// and values of several lengths (length bytes in the slots); a range
+// deletion too.
+Status WriteInline(const std::string& path, bool varying) {
+  SstFileWriter writer(EnvOptions(), SstOptions(SmallBlocks(), kNoCompression));
+  Status s = writer.Open(path);
+  for (int i = 0; s.ok() && i < 60; ++i) {
+    const std::string key = varying ? Key(i) + std::string(i % 5, 'v') : Key(i);
+    s = writer.Put(key, Value(i, varying ? i % 19 : 6));
+  }
+  if (s.ok() && varying) s = writer.DeleteRange(Key(10), Key(14));
+  if (s.ok()) s = writer.Finish();
+  return s;
+}
+
 Status WriteLongEntries(const std::string& path) {
   SstFileWriter writer(EnvOptions(),
                        SstOptions(SmallBlocks(), kNoCompression));
@@ -297,6 +312,9 @@ int main(int argc, char** argv) {
                   WriteWithBuilder(dir + "/rangedel-only", SmallBlocks(),
                                    kNoCompression, {}, range_dels));
   failed += Check(dir + "/long-entries", WriteLongEntries(dir + "/long-entries"));
+  failed += Check(dir + "/inline", WriteInline(dir + "/inline", false));
+  failed += Check(dir + "/inline-varying",
+                  WriteInline(dir + "/inline-varying", true));
   failed += Check(dir + "/reverse", WriteReverse(dir + "/reverse"));
   failed += Check(dir + "/ingested", WriteIngested(dir, dir + "/ingested"));
   return failed == 0 ? 0 : 1;

@@ -1,5 +1,6 @@
 #include "tests/fuzz/rechecksum.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "table/robinhood_format.h"
@@ -23,7 +24,9 @@ namespace {
 // Field offsets in the meta block (robinhood_format.h). Decoded here by hand
 // because TableMeta::DecodeFrom refuses exactly the damaged metas whose
 // sections we still want to re-checksum.
+constexpr size_t kFlagsAt = 4;
 constexpr size_t kLogFileBytesAt = 32;
+constexpr size_t kIndexSlotsAt = 64;
 constexpr size_t kHandlesAt = 80;
 constexpr size_t kNumHandles = 6;
 constexpr size_t kBlockTableHandle = 1;  // index, block table, sparse, ...
@@ -71,7 +74,34 @@ size_t Rechecksum(std::string* file) {
   // that is sane, as the reader wants them.
   uint64_t log_end = meta_u64(kLogFileBytesAt);
   if (log_end > meta_at) log_end = meta_at;
-  if (Fits(bt_offset, bt_size, file->size())) {
+  const bool inline_layout =
+      (ROCKSDB_NAMESPACE::DecodeFixed32(meta.data() + kFlagsAt) & 1) != 0;
+  if (inline_layout) {
+    // Inline file (inline_table.h): the directory's page checksums, over
+    // the slots, with the widths the directory claims.
+    const uint64_t slots_offset = meta_u64(kHandlesAt);
+    const uint64_t slots_size = meta_u64(kHandlesAt + 8);
+    const uint64_t slots = meta_u64(kIndexSlotsAt);
+    if (Fits(bt_offset, bt_size, file->size()) && bt_size >= 20 &&
+        Fits(slots_offset, slots_size, file->size()) && slots > 0 &&
+        slots_size % slots == 0) {
+      const uint64_t width = slots_size / slots;
+      const uint64_t page_slots =
+          ROCKSDB_NAMESPACE::DecodeFixed32(file->data() + bt_offset + 12);
+      if (width > 0 && page_slots > 0) {
+        const uint64_t pages = (slots + page_slots - 1) / page_slots;
+        for (uint64_t pg = 0; pg < pages && 20 + pg * 4 + 4 <= bt_size; ++pg) {
+          const uint64_t first = pg * page_slots;
+          const uint64_t n = std::min<uint64_t>(page_slots, slots - first);
+          const uint32_t c = crc32c::Value(
+              file->data() + slots_offset + first * width,
+              static_cast<size_t>(n * width));
+          EncodeFixed32(&(*file)[bt_offset + 20 + pg * 4], crc32c::Mask(c));
+          ++fixed;
+        }
+      }
+    }
+  } else if (Fits(bt_offset, bt_size, file->size())) {
     const std::string table = file->substr(bt_offset, bt_size);
     Slice in(table);
     uint64_t count = 0;
