@@ -345,7 +345,7 @@ uint64_t RobinHoodTableReader::OffsetOf(const Slice& key) const {
     // them is its position in key order.
     const SectionHandle& slots = meta().index;
     if (icmp_.Compare(key, sparse_.key(sparse_.size() - 1)) > 0) {
-      return slots.offset + slots.size;
+      return slots.end_with_trailer();  // the data size, as for a log
     }
     const uint64_t position = sparse_.SeekAddress(key);
     return slots.offset +

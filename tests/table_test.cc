@@ -486,6 +486,51 @@ TEST(TableTest, OverheadOfCompactedPuts) {
             rh->meta().index_capacity + rh->meta().max_displacement + 1);
 }
 
+// ApproximateOffsetOf (and ApproximateSize, which RocksDB uses to split
+// compactions and answer GetApproximateSizes) rise with the key, stay inside
+// the data, and split it in proportion, in both layouts: the log's offsets
+// are where a key's entry lies; an inline file's are its share of the slots.
+TEST(TableTest, ApproximateOffsetsFollowKeyOrder) {
+  for (uint32_t slot_limit : {0u, 64u}) {
+    SCOPED_TRACE(slot_limit ? "inline" : "log");
+    Harness h(true);
+    Entries entries;
+    const int n = 20000;
+    for (int i = 0; i < n; ++i) {
+      char k[16];
+      snprintf(k, sizeof(k), "k%08d", i);
+      entries.emplace_back(IKey(k, 0, kTypeValue), "value" + std::to_string(i));
+    }
+    RobinHoodTableOptions o;
+    o.inline_slot_limit = slot_limit;
+    ASSERT_OK(h.Build(entries, o));
+    std::unique_ptr<TableReader> t;
+    ASSERT_OK(h.Open(&t));
+    const TableView& view = static_cast<RobinHoodTableReader*>(t.get())->view();
+    ASSERT_EQ(view.inline_table() != nullptr, slot_limit > 0);
+    const uint64_t data = t->GetTableProperties()->data_size;
+    uint64_t last = 0;
+    for (int i = 0; i < n; i += 997) {
+      const uint64_t at = compat::ApproximateOffsetOf(
+          t.get(), entries[i].first, TableReaderCaller::kUserApproximateSize);
+      EXPECT_GE(at, last) << i;
+      EXPECT_LE(at, data + 5) << i;
+      // Within 2% of the data of the key's share (one sample interval).
+      const double want = double(data) * i / n;
+      EXPECT_NEAR(double(at), want, 0.02 * double(data)) << i;
+      last = at;
+    }
+    const std::string past = IKey("l", 0, kTypeValue);
+    EXPECT_GE(compat::ApproximateOffsetOf(t.get(), past,
+                                          TableReaderCaller::kUserApproximateSize),
+              data);
+    const uint64_t half = compat::ApproximateSize(
+        t.get(), entries[0].first, entries[n / 2].first,
+        TableReaderCaller::kUserApproximateSize);
+    EXPECT_NEAR(double(half), data / 2.0, 0.02 * double(data));
+  }
+}
+
 TEST(TableTest, BuilderMemoryIsBoundedPerKey) {
   Harness h(false);
   Entries entries;
