@@ -85,6 +85,11 @@ Status InlineTable::Init(const SectionReader* file, const TableMeta& meta,
   const size_t at = in_buf ? directory.data() - directory_buf.data() : 0;
   directory_buf_ = std::move(directory_buf);
   const char* base = in_buf ? directory_buf_.data() + at : directory.data();
+  if (!in_buf && !file->mmap()) {
+    // A file system that handed back its own memory: keep a copy.
+    directory_buf_.assign(directory.data(), directory.size());
+    base = directory_buf_.data();
+  }
   crcs_ = base + kInlineDirectoryHeader;
   order_ = crcs_ + pages_ * 4;
   verified_.reset(new std::atomic<uint64_t>[pages_ / 64 + 1]());
