@@ -118,18 +118,26 @@ Status HashIndexBuilder::VisitSlots(const IndexGeometry& geo,
                                     const Visit& visit) {
   HashIndex shape;
   shape.Init(nullptr, geo);
+  auto address_of = [](const Record& r) {
+    return ((r.hash_and_high & kHashLowMask) << kRecordLowAddressBits) |
+           r.address_low;
+  };
+  constexpr size_t kAhead = 16;
   uint64_t next_free = 0;
   for (size_t k = 0; k < num_keys_; ++k) {
     Record& rec = At(k);
     const uint64_t hash = rec.hash_and_high & ~kHashLowMask;
-    const uint64_t address =
-        ((rec.hash_and_high & kHashLowMask) << kRecordLowAddressBits) |
-        rec.address_low;
+    const uint64_t address = address_of(rec);
     const uint64_t home = shape.Home(hash);
     if (next_free < home) next_free = home;
-    Status s = visit(next_free, hash, address);
+    Status s = visit(next_free, hash, address,
+                     k + kAhead < num_keys_ ? address_of(At(k + kAhead))
+                                            : kNoAddress);
     if (!s.ok()) return s;
-    rec.hash_and_high = next_free;  // for SlotsByAddress
+    // For SlotsByAddress, which sorts by the first field: the address
+    // (< 2^32 there) above the slot's top 8 bits, the slot's low 32 bits.
+    rec.hash_and_high = (address << 32) | (next_free >> 32);
+    rec.address_low = static_cast<uint32_t>(next_free);
     ++next_free;
   }
   return Status::OK();
@@ -137,20 +145,16 @@ Status HashIndexBuilder::VisitSlots(const IndexGeometry& geo,
 
 Status HashIndexBuilder::SlotsByAddress(
     const std::function<Status(uint64_t slot)>& emit) {
-  // Addresses are 0..n-1, each once: put record a at position a by
-  // following cycles, then read them off in order.
-  for (size_t i = 0; i < num_keys_; ++i) {
-    while (At(i).address_low != i) {
-      const size_t to = At(i).address_low;
-      if (to >= num_keys_ || At(to).address_low == to) {
-        return Status::Corruption("RobinHoodTable: entry ordinals repeat");
-      }
-      std::swap(At(i), At(to));
-    }
-  }
+  // The same radix sort as by hash, which streams through 256 buckets
+  // where following the permutation's cycles would jump at random.
+  RadixSort(0, num_keys_, 0);
   Status s;
   for (size_t i = 0; i < num_keys_ && s.ok(); ++i) {
-    s = emit(At(i).hash_and_high);
+    const Record& r = At(i);
+    if ((r.hash_and_high >> 32) != i) {
+      return Status::Corruption("RobinHoodTable: entry ordinals repeat");
+    }
+    s = emit(((r.hash_and_high & 0xff) << 32) | r.address_low);
   }
   chunks_.clear();
   in_last_chunk_ = kChunkRecords;
@@ -182,7 +186,7 @@ Status HashIndexBuilder::Finish(double load_factor, uint64_t logical_bytes,
     }
   };
   Status v = VisitSlots(geo, [&](uint64_t slot, uint64_t hash,
-                                 uint64_t address) {
+                                 uint64_t address, uint64_t /*ahead*/) {
     for (; next_free < slot; ++next_free) put_slot(0);
     put_slot(shape.EncodeSlot(shape.Tag(hash), slot - shape.Home(hash),
                               address));

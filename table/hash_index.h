@@ -99,14 +99,16 @@ class HashIndexBuilder {
   // and returns where they would go (address_bits is left 0), writing
   // nothing; a builder can still change its mind.
   IndexGeometry Plan(double load_factor);
-  // After Plan: calls `visit(slot, hash, address)` for every key in slot
-  // order.
-  using Visit =
-      std::function<Status(uint64_t slot, uint64_t hash, uint64_t address)>;
+  // After Plan: calls `visit(slot, hash, address, ahead)` for every key in
+  // slot order; `ahead` is the address of a key a few places later (or
+  // kNoAddress), for the caller to prefetch what it will read there.
+  static constexpr uint64_t kNoAddress = ~uint64_t{0};
+  using Visit = std::function<Status(uint64_t slot, uint64_t hash,
+                                     uint64_t address, uint64_t ahead)>;
   Status VisitSlots(const IndexGeometry& geometry, const Visit& visit);
   // After VisitSlots: calls `emit(slot)` for addresses 0, 1, ..., n-1 (the
-  // slot of each entry, in entry order), reordering the records in place
-  // rather than holding a second array. Frees the records.
+  // slot of each entry, in entry order), radix-sorting the records by
+  // address in place rather than holding a second array. Frees the records.
   Status SlotsByAddress(const std::function<Status(uint64_t slot)>& emit);
 
   // Bytes held now (the builder's index memory).
