@@ -969,7 +969,9 @@ TEST_P(DifferentialTest, RandomOperations) {
             << counter_->output_files << " files" << std::endl;
   ASSERT_TRUE(failure_.empty()) << failure_;
   std::cout << "inline files at the end: " << inline_files_ << std::endl;
-  if (rh_table_.inline_slot_limit >= 64) EXPECT_GT(inline_files_, 0u);
+  if (rh_table_.inline_slot_limit >= 64) {
+    EXPECT_GT(inline_files_, 0u);
+  }
   // The RobinHoodTable database really holds RobinHoodTable files.
   TablePropertiesCollection props;
   ASSERT_OK(rh_->GetPropertiesOfAllTables(&props));
