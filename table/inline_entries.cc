@@ -100,9 +100,11 @@ size_t InlineEntryBuffer::MemoryUsage() const {
   return chunks_.size() * kChunkBytes + index_.MemoryUsage();
 }
 
-uint64_t InlineEntryBuffer::EstimatedFileBytes(double load_factor) const {
+uint64_t InlineEntryBuffer::EstimatedFileBytes(double load_factor,
+                                               bool order_array) const {
   const uint64_t slots = IndexCapacity(count_, load_factor);
-  return slots * shape().slot_width() + count_ * OrderWidthFor(slots) +
+  return slots * shape().slot_width() +
+         (order_array ? count_ * OrderWidthFor(slots) : 0) +
          count_ / kInlineSampleInterval * (key_width_ + 10);
 }
 

@@ -39,8 +39,9 @@ class InlineEntryBuffer {
   InlineShape shape() const;
 
   size_t MemoryUsage() const;
-  // The file's bytes if it were finished now, at `load_factor`.
-  uint64_t EstimatedFileBytes(double load_factor) const;
+  // The file's bytes if it were finished now, at `load_factor`, with or
+  // without an order array.
+  uint64_t EstimatedFileBytes(double load_factor, bool order_array) const;
 
   // Places the entries at `load_factor`: false if some entry would sit
   // more than kInlineMaxDisplacement slots past its home (the file must

@@ -32,8 +32,10 @@ Status InlineTable::Damaged(const std::string& detail, uint64_t slot) const {
 }
 
 Status InlineTable::Init(const SectionReader* file, const TableMeta& meta,
-                         std::string&& directory_buf, const Slice& directory) {
+                         std::string&& directory_buf, const Slice& directory,
+                         const Comparator* ucmp) {
   file_ = file;
+  ucmp_ = ucmp;
   directory_offset_ = meta.block_table.offset;
   auto bad = [&](const std::string& what) {
     return CorruptionAt(file->file_name(), "inline directory", what,
@@ -71,10 +73,19 @@ Status InlineTable::Init(const SectionReader* file, const TableMeta& meta,
   }
   if (page_slots_ != shape_.page_slots()) return bad("bad page size");
   pages_ = (geo_.slots + page_slots_ - 1) / page_slots_;
-  if (order_width_ != OrderWidthFor(geo_.slots)) return bad("order width");
+  if (num_keys_ > geo_.slots) return bad("more keys than slots");
   const uint64_t rest = directory.size() - kInlineDirectoryHeader;
-  if (rest / 4 < pages_ || (rest - pages_ * 4) / order_width_ != num_keys_ ||
-      (rest - pages_ * 4) % order_width_ != 0) {
+  if (rest / 4 < pages_) return bad("size disagrees with the pages");
+  const uint64_t order_bytes = rest - pages_ * 4;
+  if (order_width_ == 0) {
+    if (geo_.slots > kInlineMaxSortedSlots) {
+      return bad("too many slots for a file without an order array");
+    }
+    if (order_bytes != 0) return bad("size disagrees with the pages");
+  } else if (order_width_ != OrderWidthFor(geo_.slots)) {
+    return bad("order width");
+  } else if (order_bytes / order_width_ != num_keys_ ||
+             order_bytes % order_width_ != 0) {
     return bad("size disagrees with the pages and keys");
   }
   // The contents may lie in `directory_buf` (no mmap): keep that buffer,
@@ -98,6 +109,16 @@ Status InlineTable::Init(const SectionReader* file, const TableMeta& meta,
 
 Status InlineTable::SlotAt(uint64_t position, uint64_t* slot) const {
   if (position >= num_keys_) return Damaged("order position out of range", 0);
+  if (order_width_ == 0) {
+    const uint32_t* sorted = sorted_.load(std::memory_order_acquire);
+    if (sorted == nullptr) {
+      Status s = SortSlots();
+      if (!s.ok()) return s;
+      sorted = sorted_.load(std::memory_order_acquire);
+    }
+    *slot = sorted[position];  // SortSlots checked it
+    return Status::OK();
+  }
   const char* p = order_ + position * order_width_;
   uint64_t v = 0;
   for (uint32_t i = 0; i < order_width_; ++i) {
@@ -220,6 +241,47 @@ Status InlineTable::Find(const Slice& user_key, uint64_t hash, bool verify,
     *found = true;
     return Status::OK();
   }
+  return Status::OK();
+}
+
+Status InlineTable::SortSlots() const {
+  std::lock_guard<std::mutex> lock(sort_mu_);
+  if (sorted_.load(std::memory_order_acquire) != nullptr) return Status::OK();
+  // Every page checked whatever the read options say: an order made from
+  // damaged keys would be a wrong answer for every later iterator.
+  std::string buf;
+  Slice all;
+  Status s = ReadRun(0, geo_.slots, /*verify=*/true, &buf, &all);
+  if (!s.ok()) return s;
+  std::unique_ptr<uint32_t[]> order(new uint32_t[num_keys_ + 1]);
+  uint64_t n = 0;
+  for (uint64_t slot = 0; slot < geo_.slots; ++slot) {
+    const char* p = all.data() + slot * width_;
+    if (p[0] == 0) continue;
+    Slice k, v;
+    s = DecodeSlot(p, slot, &k, &v);
+    if (!s.ok()) return s;
+    if (n == num_keys_) return Damaged("more entries than keys", slot);
+    order[n++] = static_cast<uint32_t>(slot);
+  }
+  if (n != num_keys_) return Damaged("fewer entries than keys", geo_.slots);
+  const char* base = all.data();
+  const uint32_t ka = shape_.key_at();
+  auto key_of = [&](uint32_t slot) {
+    const char* p = base + uint64_t{slot} * width_;
+    return Slice(p + ka, shape_.var_key ? static_cast<uint8_t>(p[1])
+                                        : shape_.key_width);
+  };
+  std::sort(order.get(), order.get() + n, [&](uint32_t a, uint32_t b) {
+    return ucmp_->Compare(key_of(a), key_of(b)) < 0;
+  });
+  for (uint64_t i = 1; i < n; ++i) {
+    if (ucmp_->Compare(key_of(order[i - 1]), key_of(order[i])) == 0) {
+      return Damaged("a key in two slots", order[i]);
+    }
+  }
+  sorted_owner_ = std::move(order);
+  sorted_.store(sorted_owner_.get(), std::memory_order_release);
   return Status::OK();
 }
 

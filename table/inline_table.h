@@ -25,9 +25,14 @@
 //   fixed32 value_width    the longest value, bytes (0..255)
 //   fixed32 shape          bit 0: klen bytes present; bit 1: vlen present
 //   fixed32 page_slots     slots per checksummed page
-//   fixed32 order_width    bytes per order entry (1..5)
+//   fixed32 order_width    bytes per order entry (1..5), or 0: no order array
 //   pages x fixed32        masked CRC32C of each page's slots
 //   num_keys x order_width the slot of each entry in key order (little-endian)
+//
+// Without an order array (option inline_order_array=false, for files of at
+// most kInlineMaxSortedSlots slots), a reader makes the order itself the
+// first time an iterator needs it: it reads and checks every slot and sorts
+// the entries by key. Key order is unique, so the samples still apply.
 //
 // Sparse index section: every kInlineSampleInterval-th entry in key order
 // (and the last), with its position in the order array as its "address"
@@ -37,8 +42,10 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 
+#include "rocksdb/comparator.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 #include "table/hash_index.h"
@@ -55,6 +62,9 @@ constexpr uint32_t kInlineSampleInterval = 64;
 // Pages of about this many bytes: the unit of checksumming, like a log block.
 constexpr uint32_t kInlinePageBytes = 4096;
 constexpr uint32_t kInlineDirectoryHeader = 5 * 4;
+// The most slots a file without an order array may have: readers hold its
+// order as 32-bit slot numbers.
+constexpr uint64_t kInlineMaxSortedSlots = 0xffffffffu;
 
 struct InlineShape {
   uint32_t key_width = 0;
@@ -81,10 +91,12 @@ uint32_t OrderWidthFor(uint64_t slots);
 // Reads the slots of an open inline file.
 class InlineTable {
  public:
-  // `file` and `meta` outlive this. `directory` is the verified directory
-  // section's contents (kept: without mmap the caller's buffer moves here).
+  // `file`, `meta` and `ucmp` outlive this. `directory` is the verified
+  // directory section's contents (kept: without mmap the caller's buffer
+  // moves here). `ucmp` orders the keys of a file without an order array.
   Status Init(const SectionReader* file, const TableMeta& meta,
-              std::string&& directory_buf, const Slice& directory);
+              std::string&& directory_buf, const Slice& directory,
+              const Comparator* ucmp);
 
   const InlineShape& shape() const { return shape_; }
   uint64_t num_keys() const { return num_keys_; }
@@ -103,8 +115,10 @@ class InlineTable {
   // With mmap: brings the first two cache lines of `hash`'s home run in.
   void PrefetchHome(uint64_t hash) const;
 
+  bool has_order_array() const { return order_width_ != 0; }
   // The slot of the entry at `position` in key order; Corruption if the
-  // order array names a slot that does not exist.
+  // order array names a slot that does not exist. In a file without an
+  // order array, the first call makes the order (SortSlots).
   Status SlotAt(uint64_t position, uint64_t* slot) const;
   // Makes `*run` slots [first, first + count) (checked to exist): in place
   // with mmap, else read into `*buf`. Checks the pages they lie in as the
@@ -120,7 +134,8 @@ class InlineTable {
 
   Status Damaged(const std::string& detail, uint64_t slot) const;
   size_t MemoryUsage() const {
-    return directory_buf_.capacity() + (pages_ / 64 + 1) * 8;
+    return directory_buf_.capacity() + (pages_ / 64 + 1) * 8 +
+           (sorted_.load(std::memory_order_acquire) ? num_keys_ * 4 : 0);
   }
 
  private:
@@ -133,6 +148,9 @@ class InlineTable {
                                   std::memory_order_relaxed);
   }
   Status VerifyPage(uint64_t page, const char* bytes) const;
+  // Reads and checks every slot and sorts the entries by key into sorted_,
+  // once, for a file without an order array.
+  Status SortSlots() const;
 
   const SectionReader* file_ = nullptr;
   uint64_t slots_offset_ = 0;  // in the file
@@ -148,6 +166,11 @@ class InlineTable {
   const char* crcs_ = nullptr;
   const char* order_ = nullptr;
   std::unique_ptr<std::atomic<uint64_t>[]> verified_;
+  const Comparator* ucmp_ = nullptr;
+  // The order made by SortSlots; published once, read without the lock.
+  mutable std::mutex sort_mu_;
+  mutable std::unique_ptr<uint32_t[]> sorted_owner_;
+  mutable std::atomic<const uint32_t*> sorted_{nullptr};
 };
 
 }  // namespace robinhood

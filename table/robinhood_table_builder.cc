@@ -355,7 +355,10 @@ void RobinHoodTableBuilder::WriteInline(const IndexGeometry& geo,
   PutFixed32(&directory, shape.value_width);
   PutFixed32(&directory, (shape.var_key ? 1 : 0) | (shape.var_value ? 2 : 0));
   PutFixed32(&directory, shape.page_slots());
-  PutFixed32(&directory, OrderWidthFor(geo.slots));
+  // Readers build the order of a file without one in 32-bit slot numbers.
+  const bool order =
+      options_.inline_order_array || geo.slots > kInlineMaxSortedSlots;
+  PutFixed32(&directory, order ? OrderWidthFor(geo.slots) : 0);
   meta->index.offset = offset_;
   meta->index.size = geo.slots * shape.slot_width();
   uint32_t crc = 0;
@@ -368,7 +371,7 @@ void RobinHoodTableBuilder::WriteInline(const IndexGeometry& geo,
   std::string trailer;
   AppendTrailerFromCrc(crc, kNoCompression, &trailer);
   Append(trailer);
-  if (s.ok()) s = inline_->AppendOrder(&directory);
+  if (s.ok() && order) s = inline_->AppendOrder(&directory);
   if (!s.ok() && ok()) status_ = s;
   props_.data_size = offset_;
   props_.num_data_blocks = (geo.slots + shape.page_slots() - 1) /
@@ -379,7 +382,8 @@ void RobinHoodTableBuilder::WriteInline(const IndexGeometry& geo,
 
 uint64_t RobinHoodTableBuilder::EstimatedFileSize() const {
   if (inline_ != nullptr && !closed_) {
-    return offset_ + inline_->EstimatedFileBytes(options_.inline_load_factor);
+    return offset_ + inline_->EstimatedFileBytes(options_.inline_load_factor,
+                                                options_.inline_order_array);
   }
   const uint64_t keys = index_.num_keys();
   return offset_ + log_.open_block_bytes() +

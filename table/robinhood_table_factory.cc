@@ -55,6 +55,10 @@ std::unordered_map<std::string, OptionTypeInfo> robinhood_type_info = {
      {offsetof(struct RobinHoodTableOptions, inline_load_factor),
       OptionType::kDouble, OptionVerificationType::kNormal,
       OptionTypeFlags::kNone}},
+    {"inline_order_array",
+     {offsetof(struct RobinHoodTableOptions, inline_order_array),
+      OptionType::kBoolean, OptionVerificationType::kNormal,
+      OptionTypeFlags::kNone}},
 };
 }  // namespace
 
@@ -164,10 +168,12 @@ std::string RobinHoodTableFactory::GetPrintableOptions() const {
   snprintf(buf, sizeof(buf),
            "  load_factor: %g\n  sparse_index_interval: %" PRIu32
            "\n  log_block_size: %" PRIu32 "\n  hash_seed: %" PRIu64
-           "\n  inline_slot_limit: %" PRIu32 "\n  inline_load_factor: %g\n",
+           "\n  inline_slot_limit: %" PRIu32
+           "\n  inline_load_factor: %g\n  inline_order_array: %d\n",
            options_.load_factor, options_.sparse_index_interval,
            options_.log_block_size, options_.hash_seed,
-           options_.inline_slot_limit, options_.inline_load_factor);
+           options_.inline_slot_limit, options_.inline_load_factor,
+           options_.inline_order_array ? 1 : 0);
   return buf;
 }
 

@@ -74,7 +74,8 @@ Status RobinHoodTableReader::InitInline() {
                                &contents);
   if (!s.ok()) return s;
   inline_.reset(new InlineTable);
-  s = inline_->Init(&file_, meta, std::move(buf), contents);
+  s = inline_->Init(&file_, meta, std::move(buf), contents,
+                    icmp_.user_comparator());
   if (!s.ok()) return s;
   std::string sparse_buf;
   s = file_.ReadSection(meta.sparse_index, "sparse index", &sparse_buf,

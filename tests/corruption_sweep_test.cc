@@ -92,19 +92,26 @@ uint64_t LogContentsStride(bool mmap) {
   return v > 0 ? static_cast<uint64_t>(v) : 1;
 }
 
-// (mmap, inline): a file with a log of many small blocks, or an inline file
-// (every entry a compacted put) of a few pages of slots.
+// The file of a sweep: a log of many small blocks, or an inline file (every
+// entry a compacted put) of a few pages of slots, with or without an order
+// array (without, the first iterator sorts the slots).
+enum SweptFile { kLogFile, kInlineFile, kInlineFileSorted };
+const char* const kSweptFileNames[] = {"_log", "_inline", "_inline_sorted"};
+
 class CorruptionSweep
-    : public testing::TestWithParam<std::tuple<bool, bool>> {};
+    : public testing::TestWithParam<std::tuple<bool, SweptFile>> {};
 
 TEST_P(CorruptionSweep, EveryByteFlipped) {
   const bool mmap = std::get<0>(GetParam());
-  const bool inline_layout = std::get<1>(GetParam());
+  const SweptFile kind = std::get<1>(GetParam());
+  const bool inline_layout = kind != kLogFile;
   const Model model =
       inline_layout ? MakeCompactedModel(300, 7) : MakeModel(200, 7);
   TableFile file(std::string("sweep_") + (mmap ? "mmap" : "pread") +
-                 (inline_layout ? "_inline" : ""));
-  const std::string original = BuildModel(&file, model, SmallBlocks());
+                 kSweptFileNames[kind]);
+  RobinHoodTableOptions options = SmallBlocks();
+  options.inline_order_array = kind != kInlineFileSorted;
+  const std::string original = BuildModel(&file, model, options);
   const Layout layout = LayoutOf(&file);
   ASSERT_EQ(layout.meta.is_inline(), inline_layout);
   if (inline_layout) {
@@ -183,7 +190,7 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
       << (harmless.empty() ? 0 : harmless[0]) << " ("
       << (harmless.empty() ? "" : layout.PartOf(harmless[0])) << ")";
   printf("%s%s: %zu bytes, %zu log blocks, log contents stride %d, %.1f s\n",
-         mmap ? "mmap" : "pread", inline_layout ? " inline" : "",
+         mmap ? "mmap" : "pread", kSweptFileNames[kind],
          original.size(), layout.blocks.size(),
          static_cast<int>(stride), seconds);
   printf("  %-24s %7s %7s %7s %13s %13s %6s\n", "part", "flipped", "refused",
@@ -196,10 +203,12 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    MmapOnOff, CorruptionSweep, testing::Combine(testing::Bool(), testing::Bool()),
-    [](const testing::TestParamInfo<std::tuple<bool, bool>>& info) {
+    MmapOnOff, CorruptionSweep,
+    testing::Combine(testing::Bool(),
+                     testing::Values(kLogFile, kInlineFile, kInlineFileSorted)),
+    [](const testing::TestParamInfo<std::tuple<bool, SweptFile>>& info) {
       return std::string(std::get<0>(info.param) ? "mmap" : "pread") +
-             (std::get<1>(info.param) ? "_inline" : "_log");
+             kSweptFileNames[std::get<1>(info.param)];
     });
 
 }  // namespace

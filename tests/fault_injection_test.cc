@@ -839,7 +839,9 @@ class FlippedPropertiesReadTest : public FaultTestBase,
     for (int nth = 1; nth <= 3; nth++) {
       SCOPED_TRACE("read " + std::to_string(nth));
       const bool fired = ReopenWithFlip(where, nth);
-      if (nth == 1) EXPECT_TRUE(fired) << "no read of \"" << where << "\"";
+      if (nth == 1) {
+        EXPECT_TRUE(fired) << "no read of \"" << where << "\"";
+      }
       if (HasFailure() || !fired) return;
     }
   }

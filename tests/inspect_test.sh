@@ -243,6 +243,22 @@ has '^probe length \(miss\) '
 run 0 verify "$R"
 has '^checksums match: 1 pages of inline slots, '
 
+# --- an inline file without an order array: the reader sorts the slots by
+# the file's (reverse) comparator.
+RS="$WORK/reverse_sorted.sst"
+run 0 info "$RS"
+has '^key order +sorted by readers on first iteration$'
+run 0 info "$R"
+has '^key order +stored \(order array\)$'
+run 0 info "$RS" --json
+json "d['inline']['order_array'] == False and d['file_size'] < $(stat -c %s "$R")"
+run 0 scan "$RS" --json
+json "[e['key'] for e in d['entries']] == ['r%03d' % i for i in range(99, -1, -1)]"
+run 0 scan "$RS" r002
+[[ "$(cut -f1 "$OUT" | tr '\n' ' ')" == "r002 r001 r000 " ]] || fail "sorted reverse scan FROM: $(cut -f1 "$OUT" | tr '\n' ' ')"
+run 0 verify "$RS"
+has "^OK: "
+
 # --- verify ---
 for f in "$F" "$V" "$R" "$WORK/ingested.sst" "$C"; do
   [[ -f "$f" ]] || continue

@@ -56,6 +56,7 @@ void ExpectSameOptions(const RobinHoodTableOptions& want,
   EXPECT_EQ(got.hash_seed, want.hash_seed);
   EXPECT_EQ(got.inline_slot_limit, want.inline_slot_limit);
   EXPECT_DOUBLE_EQ(got.inline_load_factor, want.inline_load_factor);
+  EXPECT_EQ(got.inline_order_array, want.inline_order_array);
 }
 
 RobinHoodTableOptions Custom() {
@@ -66,13 +67,14 @@ RobinHoodTableOptions Custom() {
   o.hash_seed = 42;
   o.inline_slot_limit = 40;
   o.inline_load_factor = 0.75;
+  o.inline_order_array = false;
   return o;
 }
 
 const char kCustomString[] =
     "table_factory={id=RobinHoodTable;load_factor=0.7;sparse_index_interval=8;"
     "log_block_size=8192;hash_seed=42;inline_slot_limit=40;"
-    "inline_load_factor=0.75}";
+    "inline_load_factor=0.75;inline_order_array=false}";
 
 class RobinHoodOptionsTest : public testing::Test {
  protected:
@@ -151,6 +153,7 @@ TEST_F(RobinHoodOptionsTest, PrintableOptionsNameEveryOptionAndValue) {
       {"hash_seed", {"42", "0x2a", "0x000000000000002a"}},
       {"inline_slot_limit", {"40"}},
       {"inline_load_factor", {"0.75"}},
+      {"inline_order_array", {"0", "false"}},
   };
   for (const auto& w : want) {
     size_t at = printed.find(w.first);
@@ -233,6 +236,7 @@ TEST_F(RobinHoodOptionsTest, BadValuesAreRefusedNamingTheOption) {
   ExpectRefused("inline_load_factor=0.96", "inline_load_factor");
   ExpectRefused("inline_load_factor=0", "inline_load_factor");
   ExpectRefused("inline_load_factor=nan", "inline_load_factor");
+  ExpectRefused("inline_order_array=maybe", "inline_order_array");
   // A bad value next to good ones.
   ExpectRefused("load_factor=0.7;log_block_size=100;hash_seed=1",
                 "log_block_size");
@@ -268,6 +272,7 @@ TEST_F(RobinHoodOptionsTest, BoundaryValuesAreAccepted) {
         "log_block_size=67108864", "hash_seed=0", "inline_slot_limit=0",
         "inline_slot_limit=2", "inline_slot_limit=513",
         "inline_load_factor=0.05", "inline_load_factor=0.95",
+        "inline_order_array=true", "inline_order_array=false",
         "hash_seed=18446744073709551615"}) {
     SCOPED_TRACE(s);
     ColumnFamilyOptions base, out;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "db/dbformat.h"
@@ -199,6 +200,8 @@ struct Param {
   // If nonzero: the last entry's value has this size (one that does not
   // fit a slot makes a file that was inline until then take the log).
   size_t last_value_size = 0;
+  // Inline files: written with an order array, or sorted by the reader.
+  bool order_array = true;
 };
 
 class TableRoundTrip
@@ -256,6 +259,7 @@ TEST_P(TableRoundTrip, MatchesModel) {
   opts.load_factor = p.load_factor;
   opts.log_block_size = p.block_size;
   opts.sparse_index_interval = p.interval;
+  opts.inline_order_array = p.order_array;
   ASSERT_OK(h.Build(model, opts, p.hash, nullptr, p.compression));
   std::unique_ptr<TableReader> table;
   ASSERT_OK(h.Open(&table, p.hash));
@@ -267,7 +271,12 @@ TEST_P(TableRoundTrip, MatchesModel) {
   const TableView& view =
       static_cast<RobinHoodTableReader*>(table.get())->view();
   EXPECT_EQ(layout == "inline", view.inline_table() != nullptr);
-  if (p.layout != nullptr) ASSERT_EQ(layout, p.layout);
+  if (p.layout != nullptr) {
+    ASSERT_EQ(layout, p.layout);
+  }
+  if (view.inline_table() != nullptr) {
+    EXPECT_EQ(view.inline_table()->has_order_array(), p.order_array);
+  }
   const BlockTable& blocks =
       static_cast<RobinHoodTableReader*>(table.get())->view().blocks();
   size_t compressed = 0;
@@ -342,6 +351,15 @@ const Param kParams[] = {
      &KeyHash, kNoCompression, true, "log", 100},
     {"inline_snappy", 3000, 8, 16, 0, 40, 1, false, 0.85, 1024, 8, &KeyHash,
      kSnappyCompression, true, "inline"},
+    // Inline files without an order array: the reader sorts the slots.
+    {"inline_sorted_cuckoo_like", 5000, 8, 8, 4, 4, 1, true, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "inline", 0, false},
+    {"inline_sorted_varying", 3000, 1, 20, 0, 30, 1, false, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "inline", 0, false},
+    {"inline_sorted_one_entry", 1, 8, 8, 4, 4, 1, false, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "inline", 0, false},
+    {"inline_sorted_all_one_hash", 200, 2, 10, 0, 30, 1, true, 0.85, 256, 4,
+     &ConstantHash, kNoCompression, true, "inline", 0, false},
 };
 
 INSTANTIATE_TEST_CASE_P(
@@ -561,6 +579,61 @@ TEST(TableTest, BuilderMemoryIsBoundedPerKey) {
             nullptr);
   EXPECT_LE(inline_peak, hi.FileSize() * 3 / 2);
   EXPECT_GT(inline_peak, hi.FileSize() / 2);  // it does count the entries
+}
+
+// Without an order array, the first iterators made at once share one sort:
+// every thread sees the whole file in order, and the table's memory then
+// counts 4 bytes per entry.
+TEST(TableTest, FirstIteratorsShareTheSortedOrder) {
+  for (bool mmap : {false, true}) {
+    SCOPED_TRACE(mmap ? "mmap" : "pread");
+    Harness h(mmap);
+    Entries entries;
+    const int n = 20000;
+    for (int i = 0; i < n; ++i) {
+      char k[9];
+      snprintf(k, sizeof(k), "%08d", (i * 7919) % n);
+      entries.emplace_back(IKey(k, 0, kTypeValue), std::to_string(i));
+    }
+    Entries model = Sorted(entries, h.icmp());
+    RobinHoodTableOptions o;
+    o.inline_order_array = false;
+    ASSERT_OK(h.Build(model, o));
+    RobinHoodTableOptions with_order;
+    Harness w(mmap);
+    ASSERT_OK(w.Build(model, with_order));
+    std::unique_ptr<TableReader> t;
+    ASSERT_OK(h.Open(&t));
+    const InlineTable* in =
+        static_cast<RobinHoodTableReader*>(t.get())->view().inline_table();
+    ASSERT_NE(in, nullptr);
+    ASSERT_FALSE(in->has_order_array());
+    // The file is smaller by the order array (and a few bytes of properties
+    // that record sizes).
+    const double saved = double(w.FileSize()) - double(h.FileSize());
+    EXPECT_NEAR(saved, double(n) * OrderWidthFor(in->num_slots()), 8.0);
+    const size_t before = t->ApproximateMemoryUsage();
+    std::vector<std::thread> threads;
+    std::vector<int> in_order(4, 0);
+    for (int th = 0; th < 4; ++th) {
+      threads.emplace_back([&, th] {
+        std::unique_ptr<InternalIterator> it(t->NewIterator(
+            ReadOptions(), nullptr, nullptr, false,
+            TableReaderCaller::kUncategorized));
+        size_t i = 0;
+        for (it->SeekToFirst(); it->Valid() && i < model.size(); it->Next()) {
+          if (it->key() != model[i].first || it->value() != model[i].second) {
+            break;
+          }
+          ++i;
+        }
+        in_order[th] = i == model.size() && !it->Valid() && it->status().ok();
+      });
+    }
+    for (auto& th : threads) th.join();
+    for (int th = 0; th < 4; ++th) EXPECT_TRUE(in_order[th]) << th;
+    EXPECT_GE(t->ApproximateMemoryUsage(), before + n * 4);
+  }
 }
 
 TEST(TableTest, GlobalSeqnoRules) {

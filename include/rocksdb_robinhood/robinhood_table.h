@@ -68,6 +68,14 @@ struct RobinHoodTableOptions {
   // Valid range: [kMinLoadFactor, kMaxInlineLoadFactor].
   double inline_load_factor = 0.8;
   static constexpr double kMaxInlineLoadFactor = 0.95;
+  // Whether an inline file stores its key order: the slot of every entry in
+  // key order, 1 to 5 bytes each (3 for up to 16M slots; about a sixth of
+  // a file of 8-byte keys and 4-byte values). Without it the file is that
+  // much smaller and point lookups are unchanged, but the first iterator
+  // over the file (a scan, a Seek, a compaction) reads every slot and
+  // sorts the keys, as CuckooTable's iterators do, and the table then
+  // holds 4 bytes per entry in memory for as long as it is open.
+  bool inline_order_array = true;
 };
 
 // The name under which the factory is registered and printed.

@@ -30,6 +30,9 @@
 //   reverse.sst     SstFileWriter with ReverseBytewiseComparator: puts
 //                   r099, r098, ..., r000 (the comparator's order), each
 //                   -> "value-<key>": 100 entries in several log blocks
+//   reverse_sorted.sst  the same entries, written with
+//                   inline_order_array=false: readers sort them by the
+//                   file's comparator
 //   blockbased.sst  one put (key "a") in RocksDB's default BlockBasedTable
 //                   format: an SST file that is not a RobinHoodTable file
 #include <algorithm>
@@ -76,8 +79,9 @@ std::string Key(int i) {
   return buf;
 }
 
-Options TableOptions(CompressionType compression) {
+Options TableOptions(CompressionType compression, bool order_array = true) {
   RobinHoodTableOptions rh;
+  rh.inline_order_array = order_array;
   rh.log_block_size = 512;
   rh.load_factor = 0.85;
   Options options;
@@ -112,9 +116,9 @@ Status WriteSample(const std::string& path, CompressionType compression) {
 }
 
 // Keys in the reverse bytewise order the file's comparator defines.
-Status WriteReverse(const std::string& path) {
+Status WriteReverse(const std::string& path, bool order_array) {
   const EnvOptions env_options;
-  Options options = TableOptions(kNoCompression);
+  Options options = TableOptions(kNoCompression, order_array);
   options.comparator = ReverseBytewiseComparator();
   SstFileWriter writer(env_options, options);
   Status s = writer.Open(path);
@@ -247,9 +251,12 @@ int main(int argc, char** argv) {
     printf("wrote %s/blockbased.sst\n", dir.c_str());
   }
 
-  s = WriteReverse(dir + "/reverse.sst");
+  s = WriteReverse(dir + "/reverse.sst", true);
   if (!s.ok()) return Fail(dir + "/reverse.sst", s);
   printf("wrote %s/reverse.sst\n", dir.c_str());
+  s = WriteReverse(dir + "/reverse_sorted.sst", false);
+  if (!s.ok()) return Fail(dir + "/reverse_sorted.sst", s);
+  printf("wrote %s/reverse_sorted.sst\n", dir.c_str());
 
   s = WriteVersions(dir, dir + "/versions.sst");
   if (!s.ok()) return Fail(dir + "/versions.sst", s);

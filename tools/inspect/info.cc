@@ -158,6 +158,10 @@ int Info(const Args& a, const TableFile& t) {
     out.Field("varying_values", Bool(sh.var_value));
     out.Field("pages", Uint(in->num_pages()));
     out.Field("page_slots", Uint(sh.page_slots()));
+    out.Field("order_array", Bool(in->has_order_array()),
+              Row("key order", in->has_order_array()
+                                   ? "stored (order array)"
+                                   : "sorted by readers on first iteration"));
     out.End();
   }
   out.BeginObject("sparse_index",
