@@ -30,6 +30,7 @@ DECLARE_int32(robinhood_log_block_size);
 DECLARE_int32(robinhood_sparse_index_interval);
 DECLARE_int32(robinhood_inline_slot_limit);
 DECLARE_double(robinhood_inline_load_factor);
+DECLARE_bool(robinhood_inline_order_array);
 DECLARE_int64(warmup_reads);
 DECLARE_bool(keep_db);
 DECLARE_bool(cuckoo_seekrandom);

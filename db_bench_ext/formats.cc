@@ -62,6 +62,7 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
       rh.inline_slot_limit =
           static_cast<uint32_t>(FLAGS_robinhood_inline_slot_limit);
       rh.inline_load_factor = FLAGS_robinhood_inline_load_factor;
+      rh.inline_order_array = FLAGS_robinhood_inline_order_array;
       o.table_factory.reset(NewRobinHoodTableFactory(rh));
       o.allow_mmap_reads = mmap_read;
       s << "RobinHoodTable load_factor=" << rh.load_factor
@@ -69,6 +70,7 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
         << " sparse_index_interval=" << rh.sparse_index_interval
         << " inline_slot_limit=" << rh.inline_slot_limit
         << " inline_load_factor=" << rh.inline_load_factor
+        << " inline_order_array=" << rh.inline_order_array
         << " mmap_read=" << mmap_read;
       break;
     }

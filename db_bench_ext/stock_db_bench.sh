@@ -12,17 +12,20 @@
 #
 # Usage: db_bench_ext/stock_db_bench.sh [PLUGIN_SO] [--workload=cuckoo|sparkey]
 #          [--num=N] [--reads=N] [--repetitions=N] [--formats=a,b,..] [--db=DIR]
-#          [--db_bench=PATH]
+#          [--db_bench=PATH] [--robinhood_options='name=value;...']
 # PLUGIN_SO (or env RH_PLUGIN_SO) defaults to build/librocksdb_robinhood.so.
 # --db_bench=PATH: a db_bench built with the plugin in tree (for example
 # "$(tools/build_host.sh --print)/bin/db_bench"), run with nothing preloaded.
 # db_bench has fixed-size keys only: the sparkey workload runs with 20-byte
 # keys (the mean of db_bench_ext's 8..32) and 100-byte values.
+# --robinhood_options: RobinHoodTable options for its OPTIONS file, for
+# example 'inline_order_array=false;inline_load_factor=0.85'.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 so="${RH_PLUGIN_SO:-build/librocksdb_robinhood.so}"
-workload=cuckoo num=1000000 reads=500000 reps=3 db=/tmp/stock_db_bench db_bench=""
+workload=cuckoo num=1000000 reads=2000000 reps=3 db=/tmp/stock_db_bench db_bench=""
+rh_options=""
 formats=robinhood,cuckoo,plain,block
 for arg in "$@"; do
   case "$arg" in
@@ -33,7 +36,8 @@ for arg in "$@"; do
     --formats=*) formats="${arg#*=}" ;;
     --db=*) db="${arg#*=}" ;;
     --db_bench=*) db_bench="${arg#*=}" ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    --robinhood_options=*) rh_options="${arg#*=}" ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     -*) echo "unknown option $arg" >&2; exit 2 ;;
     *) so="$arg" ;;
   esac
@@ -85,6 +89,11 @@ cat > "$options_file" <<OPTS
 [TableOptions/RobinHoodTable "default"]
   load_factor=0.85
 OPTS
+IFS=';' read -r -a rh_opts <<< "$rh_options"
+for o in "${rh_opts[@]}"; do
+  [[ "$o" == *=* ]] || { echo "--robinhood_options: '$o' is not name=value" >&2; exit 2; }
+  echo "  $o" >> "$options_file"
+done
 
 common=(--num="$num" --key_size="$key_size" --value_size="$value_size"
         --compression_type=none --disable_wal=1 --threads=1 --seed=301
@@ -97,6 +106,7 @@ if [[ $in_tree == 1 ]]; then
 else
   echo "db_bench: $db_bench ($(dpkg-query -W -f='${Version}' rocksdb-tools 2>/dev/null || echo '?'))"
 fi
+[[ -n "$rh_options" ]] && echo "RobinHoodTable options: $rh_options"
 echo "workload $workload: $num keys of $key_size bytes, $value_size-byte values; readrandom and multireadrandom (batch 50) x$reps, $reads reads each, formats interleaved"
 IFS=, read -r -a fmts <<< "$formats"
 ok_fmts=()
