@@ -187,15 +187,13 @@ Status InlineTable::ReadRun(uint64_t first, uint64_t count, bool verify,
 Status InlineTable::DecodeSlot(const char* p, uint64_t slot, Slice* key,
                                Slice* value) const {
   if (p[0] == 0) return Damaged("an entry's slot is empty", slot);
-  const uint32_t klen =
-      shape_.var_key ? static_cast<uint8_t>(p[1]) : shape_.key_width;
+  *key = shape_.KeyOf(p);
   const uint32_t vlen = shape_.var_value
                             ? static_cast<uint8_t>(p[shape_.value_at() - 1])
                             : shape_.value_width;
-  if (klen > shape_.key_width || vlen > shape_.value_width) {
+  if (key->size() > shape_.key_width || vlen > shape_.value_width) {
     return Damaged("length beyond the slot", slot);
   }
-  *key = Slice(p + shape_.key_at(), klen);
   *value = Slice(p + shape_.value_at(), vlen);
   return Status::OK();
 }
@@ -253,7 +251,7 @@ Status InlineTable::SortSlots() const {
   Slice all;
   Status s = ReadRun(0, geo_.slots, /*verify=*/true, &buf, &all);
   if (!s.ok()) return s;
-  std::unique_ptr<uint32_t[]> order(new uint32_t[num_keys_ + 1]);
+  std::unique_ptr<uint32_t[]> order(new uint32_t[num_keys_]);
   uint64_t n = 0;
   for (uint64_t slot = 0; slot < geo_.slots; ++slot) {
     const char* p = all.data() + slot * width_;
@@ -265,12 +263,9 @@ Status InlineTable::SortSlots() const {
     order[n++] = static_cast<uint32_t>(slot);
   }
   if (n != num_keys_) return Damaged("fewer entries than keys", geo_.slots);
-  const char* base = all.data();
-  const uint32_t ka = shape_.key_at();
+  // Every used slot decoded above, so its key length is in range.
   auto key_of = [&](uint32_t slot) {
-    const char* p = base + uint64_t{slot} * width_;
-    return Slice(p + ka, shape_.var_key ? static_cast<uint8_t>(p[1])
-                                        : shape_.key_width);
+    return shape_.KeyOf(all.data() + uint64_t{slot} * width_);
   };
   std::sort(order.get(), order.get() + n, [&](uint32_t a, uint32_t b) {
     return ucmp_->Compare(key_of(a), key_of(b)) < 0;

@@ -77,6 +77,12 @@ struct InlineShape {
     return key_at() + key_width + (var_value ? 1 : 0);
   }
   uint32_t slot_width() const { return value_at() + value_width; }
+  // The key of the used slot at `p`, as its length byte says (unchecked:
+  // DecodeSlot checks it against key_width).
+  Slice KeyOf(const char* p) const {
+    return Slice(p + key_at(),
+                 var_key ? static_cast<uint8_t>(p[1]) : key_width);
+  }
   uint32_t page_slots() const {
     return std::max<uint32_t>(1, kInlinePageBytes / slot_width());
   }
