@@ -9,6 +9,8 @@
 //   [block table][trailer]                  block sizes (block_table.h)
 //   [sparse index][trailer]                 ordered keys (sparse_index.h)
 //   [range deletions][trailer]              tombstones (this file)
+//   [filter][trailer]                       optional (filter_section.h;
+//                                           version 3 on)
 //   [properties][trailer]                   RocksDB's standard block
 //   [metaindex][trailer]                    RocksDB's standard block
 //   [meta][trailer]                         TableMeta, below
@@ -54,7 +56,10 @@ constexpr uint64_t kMagicNumber = 0x656c6261742d6872ULL;
 //      made release builds parse arbitrary bytes as a block and crash
 //      (CompactionReadFaultTest, on 9.11.2). Its callers treat a refusal as
 //      missing statistics; only our reader now parses our files.
-constexpr uint32_t kFormatVersion = 2;
+//   3: the meta block holds a seventh handle, the filter section's
+//      (filter_section.h), before the properties; it is empty in a file
+//      without a filter. Versions 1 and 2 stay readable.
+constexpr uint32_t kFormatVersion = 3;
 // "RH" in the two high bytes: a value more than one bit flip away from every
 // format version RocksDB knows (0 to 7 as of 11.x, and the next thousands).
 constexpr uint32_t kFooterVersionTag = 0x52480000;

@@ -63,6 +63,14 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
   if (options.inline_slot_limit > 0) {
     inline_.reset(new InlineEntryBuffer(options.inline_slot_limit));
   }
+  // optimize_filters_for_hits asks for no filter at the bottommost level,
+  // where every lookup that reaches a file is meant to find its key.
+  std::shared_ptr<const FilterPolicy> policy;
+  status_ = ResolveFilterPolicy(options.filter_policy, &policy);
+  if (policy != nullptr && !tbo.skip_filters) {
+    filter_.reset(new FilterSectionBuilder(*policy));
+    props_.filter_policy_name = filter_->policy_name();
+  }
 }
 
 RobinHoodTableBuilder::~RobinHoodTableBuilder() = default;
@@ -133,7 +141,10 @@ void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
   }
   const bool new_key =
       point_entries_ == 0 || ikey.user_key != Slice(last_user_key_);
-  if (new_key) last_user_key_.assign(ikey.user_key.data(), ikey.user_key.size());
+  if (new_key) {
+    last_user_key_.assign(ikey.user_key.data(), ikey.user_key.size());
+    if (filter_ != nullptr) filter_->AddKey(ikey.user_key);
+  }
   last_packed_ = PackSequenceAndType(ikey.sequence, ikey.type);
   point_entries_++;
   if (inline_ != nullptr) {
@@ -215,7 +226,9 @@ void RobinHoodTableBuilder::TrackMemory() {
                                             sparse_.MemoryUsage() +
                                             log_.block_table().MemoryUsage() +
                                             range_dels_.capacity() +
-                                            last_user_key_.capacity());
+                                            last_user_key_.capacity() +
+                                            (filter_ ? filter_->MemoryUsage()
+                                                     : 0));
 }
 
 void RobinHoodTableBuilder::WriteSection(const Slice& contents,
@@ -317,6 +330,14 @@ Status RobinHoodTableBuilder::Finish() {
   PutVarint64(&range_dels, props_.num_range_deletions);
   range_dels.append(range_dels_);
   WriteSection(range_dels, &meta.range_dels);
+  std::string filter;
+  if (filter_ != nullptr && ok()) {
+    Status s = filter_->Finish(offset_, &filter);
+    if (!s.ok()) status_ = s;
+    props_.filter_size = filter.size();
+    props_.num_filter_entries = filter_->num_keys();
+  }
+  WriteSection(filter, &meta.filter);
   // Inline slots are the data; their directory and samples the index.
   props_.index_size = (inline_ ? 0 : meta.index.size + kTrailerSize) +
                       meta.block_table.size + meta.sparse_index.size +

@@ -14,7 +14,8 @@
 // Memory while building, beyond the current log block: 12 bytes per
 // distinct user key for the hash index (hash_index.h), the sparse index
 // (one key per sparse_index_interval entries), ~4 bytes per log block for
-// the block table, and the range tombstones.
+// the block table, the range tombstones, and 8 bytes per distinct user key
+// for the filter, if there is one (filter_section.h).
 #pragma once
 
 #include <memory>
@@ -23,6 +24,7 @@
 
 #include "rocksdb_robinhood/robinhood_table.h"
 #include "table/compat.h"
+#include "table/filter_section.h"
 #include "table/hash_index.h"
 #include "table/inline_entries.h"
 #include "table/log_block_writer.h"
@@ -105,6 +107,7 @@ class RobinHoodTableBuilder : public TableBuilder {
 
   HashIndexBuilder index_;
   std::unique_ptr<InlineEntryBuffer> inline_;  // null once the log is chosen
+  std::unique_ptr<FilterSectionBuilder> filter_;  // null: no filter
   SparseIndexBuilder sparse_;
   std::string range_dels_;
   size_t peak_memory_ = 0;

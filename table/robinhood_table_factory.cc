@@ -7,6 +7,7 @@
 #include "rocksdb/comparator.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_type.h"
+#include "table/filter_section.h"
 #include "table/robinhood_table_builder.h"
 #include "table/robinhood_table_reader.h"
 #include "util/coding.h"
@@ -59,6 +60,10 @@ std::unordered_map<std::string, OptionTypeInfo> robinhood_type_info = {
      {offsetof(struct RobinHoodTableOptions, inline_order_array),
       OptionType::kBoolean, OptionVerificationType::kNormal,
       OptionTypeFlags::kNone}},
+    {"filter_policy",
+     {offsetof(struct RobinHoodTableOptions, filter_policy),
+      OptionType::kString, OptionVerificationType::kNormal,
+      OptionTypeFlags::kNone}},
 };
 }  // namespace
 
@@ -110,7 +115,8 @@ Status RobinHoodTableFactory::Validate(const RobinHoodTableOptions& o) {
                         Shortest(O::kMaxInlineLoadFactor),
                         std::to_string(o.inline_load_factor));
   }
-  return Status::OK();
+  std::shared_ptr<const FilterPolicy> filter;
+  return ResolveFilterPolicy(o.filter_policy, &filter);
 }
 
 Status RobinHoodTableFactory::PrepareOptions(const ConfigOptions& config) {
@@ -174,7 +180,7 @@ std::string RobinHoodTableFactory::GetPrintableOptions() const {
            options_.log_block_size, options_.hash_seed,
            options_.inline_slot_limit, options_.inline_load_factor,
            options_.inline_order_array ? 1 : 0);
-  return buf;
+  return buf + ("  filter_policy: " + options_.filter_policy + "\n");
 }
 
 }  // namespace robinhood

@@ -61,6 +61,13 @@ Status RobinHoodTableReader::Init(SequenceNumber largest_seqno) {
 
   s = file_.ReadSection(meta.range_dels, "range deletions", &buf, &contents);
   if (s.ok()) s = LoadRangeDels(contents);
+  if (s.ok() && meta.format_version >= 3) {
+    // Checked here whatever verify_checksums says (filter_section.h).
+    s = file_.ReadSection(meta.filter, "filter", &buf, &contents);
+    if (s.ok()) {
+      s = filter_.Init(contents, meta.filter.offset, mmap(), fname);
+    }
+  }
   return s;
 }
 
@@ -172,10 +179,15 @@ Status RobinHoodTableReader::LoadRangeDels(const Slice& contents) {
 Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
                                  GetContext* get_context,
                                  const SliceTransform* /*prefix_extractor*/,
-                                 bool /*skip_filters*/) {
+                                 bool skip_filters) {
   ParsedInternalKey target;
   Status s = ParseInternalKey(key, &target, /*log_err_key=*/false);
   if (!s.ok()) return s;
+  if (filter_.usable() && !skip_filters) {
+    const bool may = filter_.KeyMayMatch(target.user_key);
+    RecordTick(may ? BLOOM_FILTER_FULL_POSITIVE : BLOOM_FILTER_USEFUL);
+    if (!may) return Status::OK();
+  }
   return GetHashed(ro, target, hash_(target.user_key, meta().hash_seed),
                    get_context);
 }
@@ -254,14 +266,33 @@ Status RobinHoodTableReader::GetHashed(const ReadOptions& ro,
 void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
                                     const MultiGetContext::Range* range,
                                     const SliceTransform* /*prefix_extractor*/,
-                                    bool /*skip_filters*/) {
-  // Three passes over the batch, so its cache misses overlap instead of
-  // coming one after another: prefetch every home slot; probe each and
-  // prefetch the first candidate entry (with mmap, where the entry is
-  // addressable); then look each key up, now mostly from cache.
+                                    bool skip_filters) {
+  // The filter first, for the whole batch (RocksDB's reader prefetches
+  // its lines), so keys it rules out cost no slot reads.
+  bool may_match[MultiGetContext::MAX_BATCH_SIZE];
+  const bool filtered = filter_.usable() && !skip_filters;
+  if (filtered) {
+    Slice user_keys[MultiGetContext::MAX_BATCH_SIZE];
+    Slice* key_ptrs[MultiGetContext::MAX_BATCH_SIZE];
+    int k = 0;
+    for (auto it = range->begin(); it != range->end(); ++it, ++k) {
+      user_keys[k] = ExtractUserKey(it->ikey);
+      key_ptrs[k] = &user_keys[k];
+    }
+    filter_.KeysMayMatch(k, key_ptrs, may_match);
+  }
+  // Then three passes over what is left, so its cache misses overlap
+  // instead of coming one after another: prefetch every home slot; probe
+  // each and prefetch the first candidate entry (with mmap, where the entry
+  // is addressable); then look each key up, now mostly from cache.
   uint64_t hashes[MultiGetContext::MAX_BATCH_SIZE];
   size_t n = 0;
   for (auto it = range->begin(); it != range->end(); ++it, ++n) {
+    if (filtered) {
+      RecordTick(may_match[n] ? BLOOM_FILTER_FULL_POSITIVE
+                              : BLOOM_FILTER_USEFUL);
+      if (!may_match[n]) continue;
+    }
     hashes[n] = hash_(ExtractUserKey(it->ikey), meta().hash_seed);
     if (inline_ != nullptr) {
       inline_->PrefetchHome(hashes[n]);  // the whole lookup, for inline
@@ -271,6 +302,7 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
   }
   if (mmap() && inline_ == nullptr) {
     for (size_t i = 0; i < n; ++i) {
+      if (filtered && !may_match[i]) continue;
       index_.Probe(hashes[i], [this](uint64_t address) {
         if (address < meta().log_logical_bytes) {
           __builtin_prefetch(file_.mapping().data() + FileOffsetOf(address));
@@ -281,6 +313,10 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
   }
   size_t i = 0;
   for (auto it = range->begin(); it != range->end(); ++it, ++i) {
+    if (filtered && !may_match[i]) {
+      *it->s = Status::OK();
+      continue;
+    }
     ParsedInternalKey target;
     *it->s = ParseInternalKey(it->ikey, &target, /*log_err_key=*/false);
     if (it->s->ok()) {
@@ -370,6 +406,7 @@ uint64_t RobinHoodTableReader::ApproximateSize(
 
 size_t RobinHoodTableReader::ApproximateMemoryUsage() const {
   return sizeof(*this) + index_buf_.capacity() + blocks_.MemoryUsage() +
+         filter_.MemoryUsage() +
          (inline_ ? inline_->MemoryUsage() : 0) +
          sparse_.MemoryUsage() + (blocks_.num_blocks() / 64 + 1) * 8;
 }
@@ -392,7 +429,9 @@ Status RobinHoodTableReader::VerifyChecksum(
                        std::make_pair(&m.block_table, "block table"),
                        std::make_pair(&m.sparse_index, "sparse index"),
                        std::make_pair(&m.range_dels, "range deletions"),
+                       std::make_pair(&m.filter, "filter"),
                        std::make_pair(&m.metaindex, "metaindex")}) {
+    if (section.first == &m.filter && m.format_version < 3) continue;
     Status s = file_.ReadSection(*section.first, section.second, &buf,
                                  &contents);
     if (!s.ok()) return s;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "db/range_tombstone_fragmenter.h"
+#include "rocksdb/statistics.h"
 #include "rocksdb_robinhood/robinhood_table.h"
 #include "table/compat.h"
 #include "table/table_reader.h"
@@ -82,6 +83,9 @@ class RobinHoodTableReader : public TableReader, private TableView {
                    uint64_t hash, GetContext* get_context) const;
   // The file offset of log address `address` (the log's end past it).
   uint64_t FileOffsetOf(uint64_t address) const;
+  void RecordTick(Tickers ticker) const {
+    if (ioptions_.stats != nullptr) ioptions_.stats->recordTick(ticker, 1);
+  }
   // ApproximateOffsetOf's answer, whatever the host's signature.
   uint64_t OffsetOf(const Slice& internal_key) const;
 

@@ -22,20 +22,35 @@ void TableMeta::EncodeTo(std::string* dst) const {
   PutFixed64(dst, index_slots);
   PutFixed32(dst, address_bits);
   PutFixed32(dst, max_displacement);
-  for (const SectionHandle* h : {&index, &block_table, &sparse_index,
-                                 &range_dels, &properties, &metaindex}) {
-    h->EncodeTo(dst);
-  }
+  for (const SectionHandle* h : Sections()) h->EncodeTo(dst);
   PutFixed32(dst, footer_crc);
+}
+
+std::vector<const SectionHandle*> TableMeta::Sections() const {
+  if (format_version < 3) {
+    return {&index, &block_table, &sparse_index, &range_dels, &properties,
+            &metaindex};
+  }
+  return {&index,  &block_table, &sparse_index, &range_dels,
+          &filter, &properties,  &metaindex};
 }
 
 Status TableMeta::DecodeFrom(const Slice& input, uint64_t file_size,
                              const std::string& file) {
-  const uint64_t at = MetaHandleOf(file_size).offset;
+  uint64_t at = MetaHandleOf(file_size).offset;
   auto bad = [&](const char* what) {
     return CorruptionAt(file, "meta block", what, at);
   };
-  if (input.size() != kEncodedLength) return bad("wrong size");
+  if (input.size() < 4) return bad("wrong size");
+  format_version = DecodeFixed32(input.data());
+  if (format_version > kFormatVersion || format_version == 0) {
+    return Status::NotSupported(file + ": RobinHoodTable format version " +
+                                std::to_string(format_version) +
+                                " is not supported by this reader (max " +
+                                std::to_string(kFormatVersion) + ")");
+  }
+  at = MetaHandleOf(file_size, format_version).offset;
+  if (input.size() != EncodedLength(format_version)) return bad("wrong size");
   Slice in = input;
   auto u32 = [&in]() {
     uint32_t v = DecodeFixed32(in.data());
@@ -60,18 +75,12 @@ Status TableMeta::DecodeFrom(const Slice& input, uint64_t file_size,
   index_slots = u64();
   address_bits = u32();
   max_displacement = u32();
-  for (SectionHandle* h : {&index, &block_table, &sparse_index, &range_dels,
-                           &properties, &metaindex}) {
-    h->DecodeFrom(&in);
+  filter = SectionHandle();
+  for (const SectionHandle* h : Sections()) {
+    const_cast<SectionHandle*>(h)->DecodeFrom(&in);
   }
   footer_crc = u32();
 
-  if (format_version > kFormatVersion || format_version == 0) {
-    return Status::NotSupported(file + ": RobinHoodTable format version " +
-                                std::to_string(format_version) +
-                                " is not supported by this reader (max " +
-                                std::to_string(kFormatVersion) + ")");
-  }
   if ((flags & ~kInlineLayout) != 0 || (flags != 0 && format_version < 2)) {
     return bad("unknown flags");
   }
@@ -99,15 +108,15 @@ Status TableMeta::DecodeFrom(const Slice& input, uint64_t file_size,
   }
   // Sections follow the log in a fixed order, each with its trailer.
   uint64_t pos = log_file_bytes;
-  for (const SectionHandle* h : {&index, &block_table, &sparse_index,
-                                 &range_dels, &properties, &metaindex}) {
+  for (const SectionHandle* h : Sections()) {
     if (h->offset != pos || h->size > file_size ||
         h->end_with_trailer() > file_size) {
       return bad("section out of place");
     }
     pos = h->end_with_trailer();
   }
-  if (pos + kEncodedLength + kTrailerSize + kFooterSize != file_size) {
+  if (pos + EncodedLength(format_version) + kTrailerSize + kFooterSize !=
+      file_size) {
     return bad("sizes do not add up to the file size");
   }
   return Status::OK();
@@ -144,17 +153,16 @@ bool DecodeFooter(const Slice& bytes, TableFooter* footer) {
   return true;
 }
 
-SectionHandle MetaHandleOf(uint64_t file_size) {
-  return SectionHandle{
-      file_size - kFooterSize - kTrailerSize - TableMeta::kEncodedLength,
-      TableMeta::kEncodedLength};
+SectionHandle MetaHandleOf(uint64_t file_size, uint32_t version) {
+  const uint64_t n = TableMeta::EncodedLength(version);
+  return SectionHandle{file_size - kFooterSize - kTrailerSize - n, n};
 }
 
 Status ReadTableTail(const SectionReader& file, TableTail* tail) {
   const std::string& fname = file.file_name();
   const uint64_t file_size = file.file_size();
   constexpr uint64_t kMinSize =
-      TableMeta::kEncodedLength + kTrailerSize + kFooterSize;
+      TableMeta::kEncodedLengthV2 + kTrailerSize + kFooterSize;
   if (file_size < kMinSize) {
     return CorruptionAt(fname, "file",
                         "too short (" + std::to_string(file_size) +
@@ -177,29 +185,40 @@ Status ReadTableTail(const SectionReader& file, TableTail* tail) {
   if (!DecodeFooter(footer_bytes, &footer)) {
     return CorruptionAt(fname, "footer", "does not decode", footer_offset);
   }
-  const SectionHandle meta_handle = MetaHandleOf(file_size);
   if (footer.format_version > kFormatVersion) {
     // A newer file, or a damaged version field. An intact meta block of a
     // version we know in its place (it says its own version) tells them
     // apart.
-    Slice known;
-    if (file.ReadSection(meta_handle, "meta block", &buf, &known).ok()) {
-      const uint32_t v = DecodeFixed32(known.data());
-      if (v >= 1 && v <= kFormatVersion) {
-        return CorruptionAt(fname, "footer",
-                            "format version " +
-                                std::to_string(footer.format_version) +
-                                " but a version " + std::to_string(v) +
-                                " meta block",
-                            file_size - 12);
+    for (uint32_t v = 1; v <= kFormatVersion; ++v) {
+      Slice known;
+      if (file_size < TableMeta::EncodedLength(v) + kTrailerSize +
+                          kFooterSize ||
+          !file.ReadSection(MetaHandleOf(file_size, v), "meta block", &buf,
+                            &known)
+               .ok() ||
+          DecodeFixed32(known.data()) != v) {
+        continue;
       }
+      return CorruptionAt(fname, "footer",
+                          "format version " +
+                              std::to_string(footer.format_version) +
+                              " but a version " + std::to_string(v) +
+                              " meta block",
+                          file_size - 12);
     }
     return Status::NotSupported(fname + ": RobinHoodTable format version " +
                                 std::to_string(footer.format_version) +
                                 " is newer than this reader's " +
                                 std::to_string(kFormatVersion));
   }
-  if (footer.checksum_type != kCRC32c || footer.format_version == 0 ||
+  if (footer.format_version == 0 ||
+      file_size < TableMeta::EncodedLength(footer.format_version) +
+                      kTrailerSize + kFooterSize) {
+    return CorruptionAt(fname, "footer", "bad fields", footer_offset);
+  }
+  const SectionHandle meta_handle =
+      MetaHandleOf(file_size, footer.format_version);
+  if (footer.checksum_type != kCRC32c ||
       footer.meta.offset != meta_handle.offset ||
       footer.meta.size != meta_handle.size) {
     return CorruptionAt(fname, "footer", "bad fields", footer_offset);

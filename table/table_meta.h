@@ -2,7 +2,8 @@
 // first and once by the reader (ReadTableTail), and written last by the
 // builder.
 //
-//   ...[meta block: TableMeta, 180 bytes][trailer: 5][footer: 53]
+//   ...[meta block: TableMeta, 196 bytes][trailer: 5][footer: 53]
+// (180 bytes in format versions 1 and 2, which have no filter handle)
 //
 // The footer has the layout of RocksDB's (table/format.h) with our magic
 // number. Its "index handle" points at the meta block, whose trailer guards
@@ -13,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
@@ -39,9 +41,13 @@ class SectionReader;
 //   index_slots           fixed64   home slots + overflow slots
 //   address_bits          fixed32   32..40 (0 in inline files)
 //   max_displacement      fixed32
-//   index, block_table, sparse_index, range_dels, properties, metaindex:
-//                         6 x (fixed64 offset, fixed64 size)
+//   index, block_table, sparse_index, range_dels, [filter], properties,
+//   metaindex:            6 or 7 x (fixed64 offset, fixed64 size); the
+//                         filter's only from version 3 on (filter_section.h;
+//                         size 0: no filter)
 //   footer_crc            fixed32   masked CRC32C of the 53 footer bytes
+// The sections lie in the file in this order, each after the previous
+// one's trailer.
 // Inline files (inline_table.h) have no log: log_file_bytes,
 // log_logical_bytes, log_block_size and address_bits are 0, every entry is
 // a distinct key (num_keys = num_entries), `index` holds the slots and
@@ -68,12 +74,20 @@ struct TableMeta {
   SectionHandle range_dels;
   SectionHandle properties;
   SectionHandle metaindex;
+  SectionHandle filter;  // version 3 on
   uint32_t footer_crc = 0;
 
-  static constexpr size_t kEncodedLength = 4 * 2 + 8 * 5 + 4 * 2 + 8 * 2 +
-                                           4 * 2 + 6 * 16 + 4;
+  // Versions 1 and 2; version 3 adds the filter handle.
+  static constexpr size_t kEncodedLengthV2 = 4 * 2 + 8 * 5 + 4 * 2 + 8 * 2 +
+                                             4 * 2 + 6 * 16 + 4;
+  static constexpr size_t kEncodedLength = kEncodedLengthV2 + 16;
+  static size_t EncodedLength(uint32_t version) {
+    return version >= 3 ? kEncodedLength : kEncodedLengthV2;
+  }
 
   bool is_inline() const { return (flags & kInlineLayout) != 0; }
+  // The section handles in file (and encoding) order for this version.
+  std::vector<const SectionHandle*> Sections() const;
 
   void EncodeTo(std::string* dst) const;
   // Decodes and checks every invariant that does not need the other
@@ -109,8 +123,10 @@ std::string EncodeFooter(const SectionHandle& metaindex,
 // the padding is not zeros.
 bool DecodeFooter(const Slice& bytes, TableFooter* footer);
 
-// Where the meta block of a file of `file_size` bytes lies.
-SectionHandle MetaHandleOf(uint64_t file_size);
+// Where the meta block of a file of `file_size` bytes and format version
+// `version` lies.
+SectionHandle MetaHandleOf(uint64_t file_size,
+                           uint32_t version = kFormatVersion);
 
 // The tail of an open file: the decoded meta block, and the footer (its
 // bytes too, which RocksDB's property reader wants before 10.2).

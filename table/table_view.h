@@ -7,7 +7,8 @@
 //   tail: TableMeta + footer (table_meta.h)
 //   hash index (hash_index.h), block table (block_table.h),
 //   sparse index (sparse_index.h), log (log_block_reader.h);
-//   or, for an inline file, its slots (inline_table.h) and sparse index
+//   or, for an inline file, its slots (inline_table.h) and sparse index;
+//   the filter, if any (filter_section.h)
 #pragma once
 
 #include <memory>
@@ -15,6 +16,7 @@
 
 #include "db/dbformat.h"
 #include "table/block_table.h"
+#include "table/filter_section.h"
 #include "table/hash_index.h"
 #include "table/inline_table.h"
 #include "table/log_block_reader.h"
@@ -37,6 +39,8 @@ class TableView {
   const LogBlockReader& log() const { return *log_; }
   // The slots of an inline file; null for a file with a log.
   const InlineTable* inline_table() const { return inline_.get(); }
+  // The filter (format version 3 on; not usable() if the file has none).
+  const FilterSection& filter() const { return filter_; }
   const InternalKeyComparator& icmp() const { return icmp_; }
 
   // Finds the first (newest) entry of `user_key`, whose hash is `hash`
@@ -65,6 +69,7 @@ class TableView {
   SparseIndex sparse_;
   std::unique_ptr<LogBlockReader> log_;  // once blocks_ is initialised
   std::unique_ptr<InlineTable> inline_;
+  FilterSection filter_;
   // Not a copy: range-tombstone iterators keep a pointer to it and may
   // outlive the reader (a table-cache eviction), while the column family's
   // comparator, which RocksDB hands in, outlives them all.

@@ -178,16 +178,18 @@ struct Layout {
         {&meta.block_table, in ? "inline directory" : "block table"},
         {&meta.sparse_index, "sparse index"},
         {&meta.range_dels, "range deletions"},
+        {&meta.filter, "filter"},
         {&meta.properties, "properties"},
         {&meta.metaindex, "metaindex"}};
     for (const auto& s : sections) {
+      if (s.first == &meta.filter && meta.format_version < 3) continue;
       if (offset >= s.first->offset && offset < s.first->end_with_trailer()) {
         return std::string(s.second) +
                (offset < s.first->offset + s.first->size ? "" : " trailer");
       }
     }
     if (offset >= footer_offset) return "footer";
-    if (offset >= meta_offset + TableMeta::kEncodedLength) {
+    if (offset >= meta_offset + TableMeta::EncodedLength(meta.format_version)) {
       return "meta trailer";
     }
     if (offset >= meta_offset) return "meta block";
@@ -207,7 +209,8 @@ inline Layout LayoutOf(TableFile* f) {
   }
   EXPECT_OK(Env::Default()->GetFileSize(f->path(), &l.file_size));
   l.footer_offset = l.file_size - kFooterSize;
-  l.meta_offset = l.footer_offset - kTrailerSize - TableMeta::kEncodedLength;
+  l.meta_offset = l.footer_offset - kTrailerSize -
+                  TableMeta::EncodedLength(l.meta.format_version);
   return l;
 }
 

@@ -85,19 +85,21 @@ Model GoldenInlineModel() {
   return m;
 }
 
-RobinHoodTableOptions GoldenOptions() {
-  RobinHoodTableOptions o;
-  o.log_block_size = 256;
-  o.sparse_index_interval = 4;
-  return o;
-}
-
 struct Golden {
   uint32_t version;
   const char* name;
   CompressionType codec;
   bool inline_model = false;  // GoldenInlineModel, not GoldenModel
+  const char* filter = "";    // filter_policy (version 3 on)
 };
+
+RobinHoodTableOptions GoldenOptions(const Golden& g) {
+  RobinHoodTableOptions o;
+  o.log_block_size = 256;
+  o.sparse_index_interval = 4;
+  o.filter_policy = g.filter;
+  return o;
+}
 
 Model ModelOf(const Golden& g) {
   return g.inline_model ? GoldenInlineModel() : GoldenModel();
@@ -118,7 +120,7 @@ TEST_P(GoldenFileTest, Reads) {
   const Model model = ModelOf(g);
   if (getenv("RH_WRITE_GOLDEN") != nullptr && g.version == kFormatVersion) {
     TableFile f("golden_" + std::string(g.name));
-    const std::string bytes = BuildModel(&f, model, GoldenOptions(), g.codec);
+    const std::string bytes = BuildModel(&f, model, GoldenOptions(g), g.codec);
     ASSERT_OK(WriteStringToFile(Env::Default(), bytes, GoldenPath(g), true));
   }
   TableFile f(GoldenPath(g), /*existing=*/true);
@@ -127,6 +129,7 @@ TEST_P(GoldenFileTest, Reads) {
     Layout l = LayoutOf(&f);
     EXPECT_EQ(l.meta.format_version, g.version);
     EXPECT_EQ(l.meta.is_inline(), g.inline_model);
+    EXPECT_EQ(l.meta.filter.size != 0, *g.filter != '\0');
   }
   for (bool mmap : {false, true}) {
     SCOPED_TRACE(mmap ? "mmap" : "pread");
@@ -152,7 +155,7 @@ TEST_P(GoldenBuilderTest, WritesTheSameBytes) {
   std::string golden;
   ASSERT_OK(ReadFileToString(Env::Default(), GoldenPath(g), &golden));
   TableFile f("golden_now_" + std::string(g.name));
-  const std::string now = BuildModel(&f, ModelOf(g), GoldenOptions(),
+  const std::string now = BuildModel(&f, ModelOf(g), GoldenOptions(g),
                                      g.codec);
   // The properties hold the creation time and the DB session, and each
   // RocksDB release adds properties of its own (9.11's block is 39 bytes
@@ -176,9 +179,17 @@ INSTANTIATE_TEST_SUITE_P(
                     Golden{1, "snappy", kSnappyCompression},
                     Golden{2, "raw", kNoCompression},
                     Golden{2, "snappy", kSnappyCompression},
-                    Golden{2, "inline", kNoCompression, true}),
+                    Golden{2, "inline", kNoCompression, true},
+                    Golden{3, "raw", kNoCompression},
+                    Golden{3, "snappy", kSnappyCompression},
+                    Golden{3, "inline", kNoCompression, true},
+                    Golden{3, "bloom", kNoCompression, false, "bloomfilter:10"},
+                    Golden{3, "inline_ribbon", kNoCompression, true,
+                           "ribbonfilter:10"}),
     GoldenName);
 
+// The filter is RocksDB's bytes, which a RocksDB release may change: only
+// the files without one are compared byte for byte.
 INSTANTIATE_TEST_SUITE_P(
     Newest, GoldenBuilderTest,
     testing::Values(Golden{kFormatVersion, "raw", kNoCompression},

@@ -96,7 +96,8 @@ TableMeta SampleMeta() {
   m.max_displacement = 1;
   uint64_t pos = 105;
   for (SectionHandle* h : {&m.index, &m.block_table, &m.sparse_index,
-                           &m.range_dels, &m.properties, &m.metaindex}) {
+                           &m.range_dels, &m.filter, &m.properties,
+                           &m.metaindex}) {
     h->offset = pos;
     h->size = h == &m.index ? 24 : 10;
     pos = h->end_with_trailer();
@@ -110,7 +111,7 @@ TEST(FormatTest, MetaBlockBytes) {
   std::string enc;
   m.EncodeTo(&enc);
   ASSERT_EQ(enc.size(), TableMeta::kEncodedLength);
-  ASSERT_EQ(TableMeta::kEncodedLength, 180u);
+  ASSERT_EQ(TableMeta::kEncodedLength, 196u);
   EXPECT_EQ(DecodeFixed32(&enc[0]), kFormatVersion);
   EXPECT_EQ(DecodeFixed32(&enc[4]), 0u);  // flags
   EXPECT_EQ(DecodeFixed64(&enc[8]), m.hash_seed);
@@ -126,12 +127,15 @@ TEST(FormatTest, MetaBlockBytes) {
   EXPECT_EQ(DecodeFixed32(&enc[76]), 1u);
   EXPECT_EQ(DecodeFixed64(&enc[80]), 105u);  // index offset
   EXPECT_EQ(DecodeFixed64(&enc[88]), 24u);   // index size
-  EXPECT_EQ(DecodeFixed64(&enc[160]), m.metaindex.offset);
-  EXPECT_EQ(DecodeFixed32(&enc[176]), 0xa1b2c3d4u);
+  EXPECT_EQ(DecodeFixed64(&enc[144]), m.filter.offset);  // version 3 on
+  EXPECT_EQ(DecodeFixed64(&enc[152]), 10u);
+  EXPECT_EQ(DecodeFixed64(&enc[160]), m.properties.offset);
+  EXPECT_EQ(DecodeFixed64(&enc[176]), m.metaindex.offset);
+  EXPECT_EQ(DecodeFixed32(&enc[192]), 0xa1b2c3d4u);
 
   // The file it describes ends with this block, its trailer and a footer.
   const uint64_t file_size =
-      m.metaindex.end_with_trailer() + 180 + kTrailerSize + kFooterSize;
+      m.metaindex.end_with_trailer() + 196 + kTrailerSize + kFooterSize;
   TableMeta back;
   ASSERT_OK(back.DecodeFrom(enc, file_size, "f"));
   std::string again;
@@ -165,6 +169,7 @@ TEST(FormatTest, MetaBlockBytes) {
   refused([](TableMeta* t) { t->index.size = 16; }, "index size");
   refused([](TableMeta* t) { t->sparse_index.offset += 1; },
           "section out of place");
+  refused([](TableMeta* t) { t->filter.size += 1; }, "section out of place");
   refused([](TableMeta* t) { t->format_version = kFormatVersion + 1; },
           "format version");
   refused([](TableMeta* t) { t->format_version = 0; }, "format version");
@@ -192,16 +197,46 @@ TEST(FormatTest, FooterVersionField) {
   }
 }
 
+// Versions 1 and 2 have no filter handle: 180 bytes, the properties'
+// handle where version 3 has the filter's.
+TEST(FormatTest, VersionTwoMetaBlock) {
+  TableMeta m = SampleMeta();
+  m.format_version = 2;
+  const uint64_t filter_bytes = m.filter.end_with_trailer() - m.filter.offset;
+  m.properties.offset -= filter_bytes;
+  m.metaindex.offset -= filter_bytes;
+  m.filter = SectionHandle();
+  std::string enc;
+  m.EncodeTo(&enc);
+  ASSERT_EQ(enc.size(), 180u);
+  EXPECT_EQ(TableMeta::EncodedLength(2), 180u);
+  EXPECT_EQ(DecodeFixed64(&enc[144]), m.properties.offset);
+  EXPECT_EQ(DecodeFixed64(&enc[160]), m.metaindex.offset);
+  const uint64_t file_size =
+      m.metaindex.end_with_trailer() + 180 + kTrailerSize + kFooterSize;
+  TableMeta back;
+  ASSERT_OK(back.DecodeFrom(enc, file_size, "f"));
+  EXPECT_EQ(back.format_version, 2u);
+  EXPECT_EQ(back.filter.size, 0u);
+  EXPECT_EQ(MetaHandleOf(file_size, 2).offset,
+            m.metaindex.end_with_trailer());
+  // A version 2 meta block of version 3's length, or the reverse, is
+  // damaged.
+  TableMeta out;
+  EXPECT_TRUE(out.DecodeFrom(enc + std::string(16, '\0'), file_size, "f")
+                  .IsCorruption());
+}
+
 TEST(FormatTest, FooterBytes) {
   const SectionHandle metaindex{1000, 30};
   const SectionHandle meta{1035, TableMeta::kEncodedLength};
   const std::string f = EncodeFooter(metaindex, meta);
   ASSERT_EQ(f.size(), kFooterSize);
   EXPECT_EQ(f[0], static_cast<char>(kCRC32c));
-  // Handles as varints: 1000 = e8 07, 30 = 1e; 1035 = 8b 08, 180 = b4 01.
-  EXPECT_EQ(Hex(f.substr(1, 8)), "E8071E8B08B40100");
-  // The version field: "\x02\x00HR", tagged so that RocksDB refuses it.
-  EXPECT_EQ(Hex(f.substr(kFooterSize - 12, 4)), "02004852");
+  // Handles as varints: 1000 = e8 07, 30 = 1e; 1035 = 8b 08, 196 = c4 01.
+  EXPECT_EQ(Hex(f.substr(1, 8)), "E8071E8B08C40100");
+  // The version field: "\x03\x00HR", tagged so that RocksDB refuses it.
+  EXPECT_EQ(Hex(f.substr(kFooterSize - 12, 4)), "03004852");
   EXPECT_EQ(DecodeFixed64(&f[kFooterSize - 8]), kMagicNumber);
   EXPECT_EQ(f.substr(kFooterSize - 8), "rh-table");
 }

@@ -7,6 +7,7 @@
 #include "tools/inspect/command.h"
 #include "tools/inspect/printer.h"
 #include "tools/inspect/properties.h"
+#include "table/filter_section.h"
 #include "tools/inspect/table_file.h"
 #include "tools/inspect/text_format.h"
 
@@ -162,6 +163,24 @@ int Info(const Args& a, const TableFile& t) {
               Row("key order", in->has_order_array()
                                    ? "stored (order array)"
                                    : "sorted by readers on first iteration"));
+    out.End();
+  }
+  {
+    const FilterSection& f = t.filter();
+    const uint64_t keys = m.num_keys;
+    out.BeginObject(
+        "filter",
+        Row("filter",
+            m.filter.size == 0
+                ? std::string("none")
+                : Format("%zu bytes, %.2f bits a key, %s%s", f.filter_bytes(),
+                         keys ? f.filter_bytes() * 8.0 / keys : 0.0,
+                         p.filter_policy_name.c_str(),
+                         f.usable() ? "" : " (not readable here)")));
+    out.Field("bytes", Uint(f.filter_bytes()));
+    out.Field("policy", Str(p.filter_policy_name));
+    out.Field("compatibility_name", Str(f.policy_name()));
+    out.Field("usable", Bool(f.usable()));
     out.End();
   }
   out.BeginObject("sparse_index",

@@ -96,6 +96,9 @@ const HashIndex& TableFile::hash_index() const {
 const InlineTable* TableFile::inline_table() const {
   return reader_->view().inline_table();
 }
+const FilterSection& TableFile::filter() const {
+  return reader_->view().filter();
+}
 uint64_t TableFile::Home(uint64_t hash) const {
   return inline_table() ? inline_table()->Home(hash) : hash_index().Home(hash);
 }
@@ -110,7 +113,7 @@ std::vector<Section> TableFile::Sections() const {
   };
   const uint64_t meta_offset = m.metaindex.end_with_trailer();
   const bool in = m.is_inline();
-  return {
+  std::vector<Section> out = {
       {"log", 0, m.log_file_bytes},
       {in ? "inline_slots" : "hash_index", m.index.offset,
        with_trailer(m.index)},
@@ -120,9 +123,15 @@ std::vector<Section> TableFile::Sections() const {
       {"range_deletions", m.range_dels.offset, with_trailer(m.range_dels)},
       {"properties", m.properties.offset, with_trailer(m.properties)},
       {"metaindex", m.metaindex.offset, with_trailer(m.metaindex)},
-      {"meta", meta_offset, TableMeta::kEncodedLength + kTrailerSize},
+      {"meta", meta_offset,
+       TableMeta::EncodedLength(m.format_version) + kTrailerSize},
       {"footer", file_size_ - kFooterSize, kFooterSize},
   };
+  if (m.format_version >= 3) {
+    out.insert(out.begin() + 5,
+               Section{"filter", m.filter.offset, with_trailer(m.filter)});
+  }
+  return out;
 }
 
 std::unique_ptr<InternalIterator> TableFile::NewIterator() const {

@@ -24,6 +24,8 @@
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 class RobinHoodTableReader;
+class FilterSection;
+class InlineTable;
 }  // namespace robinhood
 }  // namespace ROCKSDB_NAMESPACE
 
@@ -80,6 +82,8 @@ class TableFile {
   const HashIndex& hash_index() const;
   // The slots of an inline file (null for a file with a log).
   const ROCKSDB_NAMESPACE::robinhood::InlineTable* inline_table() const;
+  // The filter (not usable() if the file has none).
+  const ROCKSDB_NAMESPACE::robinhood::FilterSection& filter() const;
   // The home slot of `hash`, in whichever layout.
   uint64_t Home(uint64_t hash) const;
   size_t sparse_index_records() const;

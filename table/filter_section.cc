@@ -1,0 +1,139 @@
+#include "table/filter_section.h"
+
+#include <cstring>
+
+#include "rocksdb/convenience.h"
+#include "rocksdb/table.h"
+#include "table/block_based/filter_policy_internal.h"
+#include "table/robinhood_format.h"
+#include "util/coding.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+namespace {
+// The compatibility name every built-in policy reports (the reader of one
+// reads them all). Asked of a policy rather than spelled out: RocksDB
+// declares the constant in a header whose shape changed in 8.x.
+const std::string& BuiltinName() {
+  static const std::string name =
+      std::unique_ptr<const FilterPolicy>(NewBloomFilterPolicy(10))
+          ->CompatibilityName();
+  return name;
+}
+
+FilterBitsBuilder* NewBitsBuilder(const FilterPolicy& policy) {
+  BlockBasedTableOptions defaults;
+  return policy.GetBuilderWithContext(FilterBuildingContext(defaults));
+}
+}  // namespace
+
+Status ResolveFilterPolicy(const std::string& value,
+                           std::shared_ptr<const FilterPolicy>* policy) {
+  policy->reset();
+  if (value.empty()) return Status::OK();
+  auto refuse = [&](const std::string& why) {
+    return Status::InvalidArgument("RobinHoodTable option filter_policy=" +
+                                   value + ": " + why);
+  };
+  ConfigOptions config;
+  std::shared_ptr<const FilterPolicy> p;
+  Status s = FilterPolicy::CreateFromString(config, value, &p);
+  if (!s.ok()) return refuse(s.ToString());
+  if (p == nullptr) return refuse("names no filter policy");
+  if (BuiltinName() != p->CompatibilityName()) {
+    return refuse("only RocksDB's built-in filters (bloomfilter:<bits>, "
+                  "ribbonfilter:<bits>) are supported");
+  }
+  // A policy that builds nothing (bits per key below 0.5, or the read-only
+  // "rocksdb.BuiltinBloomFilter") would write files without a filter while
+  // the options say they have one.
+  std::unique_ptr<FilterBitsBuilder> probe(NewBitsBuilder(*p));
+  if (probe == nullptr) return refuse("builds no filter");
+  *policy = std::move(p);
+  return Status::OK();
+}
+
+FilterSectionBuilder::FilterSectionBuilder(const FilterPolicy& policy)
+    : bits_(NewBitsBuilder(policy)),
+      compatibility_name_(policy.CompatibilityName()),
+      policy_name_(policy.Name()) {}
+
+FilterSectionBuilder::~FilterSectionBuilder() = default;
+
+void FilterSectionBuilder::AddKey(const Slice& user_key) {
+  bits_->AddKey(user_key);
+  ++keys_;
+}
+
+Status FilterSectionBuilder::Finish(uint64_t offset, std::string* contents) {
+  std::unique_ptr<const char[]> buf;
+  Status s;
+  const Slice filter = bits_->Finish(&buf, &s);
+  if (!s.ok()) return s;
+  if (filter.size() > UINT32_MAX) {
+    return Status::NotSupported("RobinHoodTable: filter over 4 GiB");
+  }
+  const uint32_t pad = static_cast<uint32_t>(
+      (kFilterAlignment - offset % kFilterAlignment) % kFilterAlignment);
+  contents->assign(pad, '\0');
+  contents->append(filter.data(), filter.size());
+  contents->append(compatibility_name_);
+  PutFixed32(contents, pad);
+  PutFixed32(contents, static_cast<uint32_t>(compatibility_name_.size()));
+  return Status::OK();
+}
+
+FilterSection::FilterSection() = default;
+FilterSection::~FilterSection() = default;
+
+Status FilterSection::Init(const Slice& contents, uint64_t offset,
+                           bool in_place, const std::string& file) {
+  if (contents.empty()) return Status::OK();  // no filter
+  auto bad = [&](const char* what) {
+    return CorruptionAt(file, "filter", what, offset);
+  };
+  const uint64_t size = contents.size();
+  if (size < kFilterSectionTail) return bad("too short");
+  const uint32_t pad = DecodeFixed32(contents.data() + size - 8);
+  const uint32_t name_len = DecodeFixed32(contents.data() + size - 4);
+  if (pad >= kFilterAlignment || name_len > kMaxFilterPolicyName ||
+      pad + uint64_t{name_len} + kFilterSectionTail > size) {
+    return bad("bad lengths");
+  }
+  if ((offset + pad) % kFilterAlignment != 0) return bad("misaligned");
+  for (uint32_t i = 0; i < pad; ++i) {
+    if (contents[i] != 0) return bad("padding not zeros");
+  }
+  const uint64_t filter_size = size - pad - name_len - kFilterSectionTail;
+  // RocksDB's filter readers take 32-bit lengths.
+  if (filter_size > UINT32_MAX) return bad("filter over 4 GiB");
+  name_.assign(contents.data() + pad + filter_size, name_len);
+  const char* at = contents.data() + pad;
+  if (!in_place) {
+    // An aligned copy, as in the mapping: one cache line a probe.
+    copy_size_ = filter_size + kFilterAlignment;
+    copy_.reset(new char[copy_size_]);
+    const uintptr_t base = reinterpret_cast<uintptr_t>(copy_.get());
+    char* aligned = copy_.get() + (kFilterAlignment - base % kFilterAlignment) %
+                                      kFilterAlignment;
+    memcpy(aligned, at, filter_size);
+    at = aligned;
+  }
+  filter_ = Slice(at, filter_size);
+  if (name_ == BuiltinName()) {
+    reader_.reset(BuiltinFilterPolicy::GetBuiltinFilterBitsReader(filter_));
+  }
+  return Status::OK();
+}
+
+bool FilterSection::KeyMayMatch(const Slice& user_key) const {
+  return reader_->MayMatch(user_key);
+}
+
+void FilterSection::KeysMayMatch(int n, Slice** keys, bool* may_match) const {
+  reader_->MayMatch(n, keys, may_match);
+}
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE
