@@ -58,6 +58,8 @@ DEFINE_int32(robinhood_inline_slot_limit, 64,
              "RobinHoodTable inline_slot_limit (0: every file keeps a log)");
 DEFINE_double(robinhood_inline_load_factor, 0.8,
               "RobinHoodTable inline_load_factor");
+DEFINE_string(robinhood_filter_policy, "",
+              "RobinHoodTable filter_policy, e.g. bloomfilter:10 (empty: none)");
 DEFINE_bool(robinhood_inline_order_array, true,
             "RobinHoodTable inline_order_array (false: iterators sort)");
 DEFINE_int32(robinhood_sparse_index_interval, 16,

@@ -63,6 +63,7 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
           static_cast<uint32_t>(FLAGS_robinhood_inline_slot_limit);
       rh.inline_load_factor = FLAGS_robinhood_inline_load_factor;
       rh.inline_order_array = FLAGS_robinhood_inline_order_array;
+      rh.filter_policy = FLAGS_robinhood_filter_policy;
       o.table_factory.reset(NewRobinHoodTableFactory(rh));
       o.allow_mmap_reads = mmap_read;
       s << "RobinHoodTable load_factor=" << rh.load_factor
@@ -71,6 +72,8 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
         << " inline_slot_limit=" << rh.inline_slot_limit
         << " inline_load_factor=" << rh.inline_load_factor
         << " inline_order_array=" << rh.inline_order_array
+        << " filter_policy=" << (rh.filter_policy.empty() ? "none"
+                                                           : rh.filter_policy)
         << " mmap_read=" << mmap_read;
       break;
     }

@@ -64,10 +64,13 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
     inline_.reset(new InlineEntryBuffer(options.inline_slot_limit));
   }
   // optimize_filters_for_hits asks for no filter at the bottommost level,
-  // where every lookup that reaches a file is meant to find its key.
+  // where every lookup that reaches a file is meant to find its key;
+  // SstFileWriter's skip_filters for none at all. As BlockBasedTable does.
   std::shared_ptr<const FilterPolicy> policy;
   status_ = ResolveFilterPolicy(options.filter_policy, &policy);
-  if (policy != nullptr && !tbo.skip_filters) {
+  const bool skip = tbo.skip_filters || (tbo.ioptions.optimize_filters_for_hits &&
+                                         tbo.is_bottommost);
+  if (policy != nullptr && !skip) {
     filter_.reset(new FilterSectionBuilder(*policy));
     props_.filter_policy_name = filter_->policy_name();
   }

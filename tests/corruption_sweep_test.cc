@@ -92,9 +92,10 @@ uint64_t LogContentsStride(bool mmap) {
   return v > 0 ? static_cast<uint64_t>(v) : 1;
 }
 
-// The file of a sweep: a log of many small blocks, or an inline file (every
-// entry a compacted put) of a few pages of slots, with or without an order
-// array (without, the first iterator sorts the slots).
+// The file of a sweep: a log of many small blocks, with a Bloom filter, or
+// an inline file (every entry a compacted put) of a few pages of slots,
+// with or without an order array (without, the first iterator sorts the
+// slots).
 enum SweptFile { kLogFile, kInlineFile, kInlineFileSorted };
 const char* const kSweptFileNames[] = {"_log", "_inline", "_inline_sorted"};
 
@@ -111,6 +112,7 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
                  kSweptFileNames[kind]);
   RobinHoodTableOptions options = SmallBlocks();
   options.inline_order_array = kind != kInlineFileSorted;
+  if (kind == kLogFile) options.filter_policy = "bloomfilter:10";
   const std::string original = BuildModel(&file, model, options);
   const Layout layout = LayoutOf(&file);
   ASSERT_EQ(layout.meta.is_inline(), inline_layout);

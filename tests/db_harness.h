@@ -87,15 +87,18 @@ using test_util::BestCodec;
 // 0: everything default (RocksDB's default compression, Snappy).
 // 1: many tiny uncompressed blocks, a sparse index entry per entry, a
 //    half-empty hash index.
+//    A Bloom filter in every file.
 // 2: the same tiny blocks, compressed: small blocks often do not compress
 //    enough and are stored raw, so files mix compressed and raw blocks.
+//    A Ribbon filter in every file.
 inline TableConfig GetConfig(int i) {
   TableConfig c{"default", RobinHoodTableOptions(), Options().compression};
   if (i >= 1) {
-    c.name = i == 1 ? "tinyblocks" : "tinyblocks_compressed";
+    c.name = i == 1 ? "tinyblocks_bloom" : "tinyblocks_compressed_ribbon";
     c.options.load_factor = 0.5;
     c.options.sparse_index_interval = 1;
     c.options.log_block_size = 256;
+    c.options.filter_policy = i == 1 ? "bloomfilter:10" : "ribbonfilter:8";
     c.compression = i == 1 ? kNoCompression : BestCodec();
   }
   return c;

@@ -9,6 +9,7 @@
 // explicitly, so the versions a test talks about really live in our SST files.
 #include <gtest/gtest.h>
 
+#include "rocksdb/statistics.h"
 #include "tests/db_harness.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -235,6 +236,62 @@ TEST_P(RobinHoodDBTest, DeleteRangeAcrossFilesAndCompaction) {
   VERIFY("after compaction without snapshots");
   Reopen();
   VERIFY("compacted, after reopen");
+}
+
+// The filter (configs 1 and 2) answers lookups of absent keys, by Get and
+// MultiGet, and counts them as BlockBasedTable's does; it never hides a
+// key the file has. With optimize_filters_for_hits, bottommost files are
+// built without one.
+TEST_P(RobinHoodDBTest, FilterRulesOutAbsentKeys) {
+  Close();
+  options_.statistics = CreateDBStatistics();
+  ASSERT_OK(Open());
+  for (int i = 0; i < 2000; i++) Put(Key(i * 2), Value(i * 2, 0));
+  Flush();
+  ExpectOurTables();
+  const bool filtered = !config().options.filter_policy.empty();
+  std::string v;
+  for (int i = 0; i < 2000; i++) {
+    ASSERT_TRUE(db_->Get(ReadOptions(), Key(i * 2 + 1), &v).IsNotFound());
+  }
+  std::vector<std::string> absent;
+  for (int i = 0; i < 40; i++) absent.push_back(Key(i * 2 + 1));
+  std::vector<Slice> keys(absent.begin(), absent.end());
+  std::vector<PinnableSlice> values(keys.size());
+  std::vector<Status> statuses(keys.size());
+  db_->MultiGet(ReadOptions(), db_->DefaultColumnFamily(), keys.size(),
+                keys.data(), values.data(), statuses.data());
+  for (const Status& st : statuses) ASSERT_TRUE(st.IsNotFound()) << st.ToString();
+  Statistics* stats = options_.statistics.get();
+  const uint64_t useful = stats->getTickerCount(BLOOM_FILTER_USEFUL);
+  if (filtered) {
+    EXPECT_GT(useful, 2040u * 9 / 10);
+  } else {
+    EXPECT_EQ(useful, 0u);
+  }
+  stats->Reset().PermitUncheckedError();
+  VERIFY("with the filter");  // every key present is found through it
+  if (filtered) {
+    EXPECT_GE(stats->getTickerCount(BLOOM_FILTER_FULL_POSITIVE), 2000u);
+  }
+
+  TablePropertiesCollection props;
+  ASSERT_OK(db_->GetPropertiesOfAllTables(&props));
+  for (const auto& p : props) {
+    EXPECT_EQ(p.second->filter_size != 0, filtered) << p.first;
+    EXPECT_EQ(p.second->num_filter_entries, filtered ? 2000u : 0u);
+  }
+  Close();
+  options_.optimize_filters_for_hits = true;
+  ASSERT_OK(Open());
+  for (int i = 0; i < 100; i++) Put(Key(i * 2), Value(i * 2, 1));
+  Flush();  // two files: the compaction below rewrites them, not moves
+  Compact();
+  props.clear();
+  ASSERT_OK(db_->GetPropertiesOfAllTables(&props));
+  ASSERT_EQ(props.size(), 1u);
+  for (const auto& p : props) EXPECT_EQ(p.second->filter_size, 0u) << p.first;
+  VERIFY("bottommost, without a filter");
 }
 
 TEST_P(RobinHoodDBTest, MultiGet) {

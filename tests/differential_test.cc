@@ -238,6 +238,8 @@ class DifferentialTest : public testing::TestWithParam<bool> {
     // From a bit of the seed already drawn: the draws after it stay as
     // they were, and so do the cases earlier seeds reproduce.
     rh_table_.inline_order_array = (rh_table_.hash_seed >> 7) & 1;
+    const char* const filters[] = {"", "", "bloomfilter:10", "ribbonfilter:6"};
+    rh_table_.filter_policy = filters[(rh_table_.hash_seed >> 8) & 3];
 
     rh_opts_ = base;
     rh_opts_.allow_mmap_reads = mmap();
@@ -254,7 +256,8 @@ class DifferentialTest : public testing::TestWithParam<bool> {
        << " log_block_size=" << rh_table_.log_block_size
        << " inline_slot_limit=" << rh_table_.inline_slot_limit
        << " inline_load_factor=" << rh_table_.inline_load_factor
-       << " inline_order_array=" << rh_table_.inline_order_array;
+       << " inline_order_array=" << rh_table_.inline_order_array
+       << " filter_policy=" << rh_table_.filter_policy;
     config_ = os.str();
     std::cout << config_ << std::endl;
   }

@@ -68,7 +68,8 @@ sys.exit(0 if ok else 1)' "$OUT" "$1" ||
 # --- info ---
 run 0 info "$F"
 has '^table factory +RobinHoodTable$'
-has '^format version +2$'
+has '^format version +3$'
+has '^filter +none$'
 has '^comparator +leveldb\.BytewiseComparator$'
 has '^entries +1002 \(10 deletions, 10 merge operands\)$'
 has '^distinct keys +1002$'
@@ -89,7 +90,7 @@ json "d['ok'] and d['entries'] == 1002 and d['distinct_keys'] == 1002"
 json "d['deletions'] == 10 and d['merge_operands'] == 10 and d['range_deletions'] == 1"
 json "d['file_size'] == $SIZE and sum(s['bytes'] for s in d['sections']) == $SIZE"
 json "d['options']['log_block_size'] == 512 and d['options']['hash_seed'] == '0x526f62696e486f6f'"
-json "d['table_factory'] == 'RobinHoodTable' and d['format_version'] == 2"
+json "d['table_factory'] == 'RobinHoodTable' and d['format_version'] == 3"
 json "d['properties']['rocksdb.num.entries'] == 1003"
 json "d['user_collected_properties']['rocksdb.robinhood.factory'] == 'RobinHoodTable'"
 json "d['comparator'] == 'leveldb.BytewiseComparator' and d['log']['compressed_blocks'] == 0"
@@ -248,10 +249,11 @@ has '^checksums match: 1 pages of inline slots, '
 RS="$WORK/reverse_sorted.sst"
 run 0 info "$RS"
 has '^key order +sorted by readers on first iteration$'
+has '^filter +[0-9]+ bytes, [0-9.]+ bits a key, bloomfilter$'
 run 0 info "$R"
 has '^key order +stored \(order array\)$'
 run 0 info "$RS" --json
-json "d['inline']['order_array'] == False and d['file_size'] < $(stat -c %s "$R")"
+json "d['inline']['order_array'] == False and d['filter']['usable'] and d['filter']['policy'] == 'bloomfilter'"
 run 0 scan "$RS" --json
 json "[e['key'] for e in d['entries']] == ['r%03d' % i for i in range(99, -1, -1)]"
 run 0 scan "$RS" r002
@@ -269,9 +271,9 @@ for f in "$F" "$V" "$R" "$WORK/ingested.sst" "$C"; do
 done
 run 0 verify "$F"
 has '^OK: .*: 1002 entries, 1002 distinct keys$'
-has "^checksums match: $BLOCKS log blocks, hash index, block table, sparse index, range deletions, properties, metaindex, meta block, footer$"
+has "^checksums match: $BLOCKS log blocks, hash index, block table, sparse index, range deletions, filter, properties, metaindex, meta block, footer$"
 run 0 verify "$F" --json
-json "d['checksums'] == ['log', 'hash_index', 'block_table', 'sparse_index', 'range_deletions', 'properties', 'metaindex', 'meta', 'footer'] and d['entries'] == 1002"
+json "d['checksums'] == ['log', 'hash_index', 'block_table', 'sparse_index', 'range_deletions', 'filter', 'properties', 'metaindex', 'meta', 'footer'] and d['entries'] == 1002"
 
 # --- usage errors: status 64 and the usage text ---
 usage() {  # ARGS...: a usage error, status 64, with the usage text

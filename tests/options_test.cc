@@ -57,6 +57,7 @@ void ExpectSameOptions(const RobinHoodTableOptions& want,
   EXPECT_EQ(got.inline_slot_limit, want.inline_slot_limit);
   EXPECT_DOUBLE_EQ(got.inline_load_factor, want.inline_load_factor);
   EXPECT_EQ(got.inline_order_array, want.inline_order_array);
+  EXPECT_EQ(got.filter_policy, want.filter_policy);
 }
 
 RobinHoodTableOptions Custom() {
@@ -68,13 +69,15 @@ RobinHoodTableOptions Custom() {
   o.inline_slot_limit = 40;
   o.inline_load_factor = 0.75;
   o.inline_order_array = false;
+  o.filter_policy = "bloomfilter:10";
   return o;
 }
 
 const char kCustomString[] =
     "table_factory={id=RobinHoodTable;load_factor=0.7;sparse_index_interval=8;"
     "log_block_size=8192;hash_seed=42;inline_slot_limit=40;"
-    "inline_load_factor=0.75;inline_order_array=false}";
+    "inline_load_factor=0.75;inline_order_array=false;"
+    "filter_policy=bloomfilter:10}";
 
 class RobinHoodOptionsTest : public testing::Test {
  protected:
@@ -154,6 +157,7 @@ TEST_F(RobinHoodOptionsTest, PrintableOptionsNameEveryOptionAndValue) {
       {"inline_slot_limit", {"40"}},
       {"inline_load_factor", {"0.75"}},
       {"inline_order_array", {"0", "false"}},
+      {"filter_policy", {"bloomfilter:10"}},
   };
   for (const auto& w : want) {
     size_t at = printed.find(w.first);
@@ -237,6 +241,12 @@ TEST_F(RobinHoodOptionsTest, BadValuesAreRefusedNamingTheOption) {
   ExpectRefused("inline_load_factor=0", "inline_load_factor");
   ExpectRefused("inline_load_factor=nan", "inline_load_factor");
   ExpectRefused("inline_order_array=maybe", "inline_order_array");
+  // Names no policy; not a built-in one; builds no filter (under 0.5 bits
+  // a key, and the read-only policy old OPTIONS files name).
+  ExpectRefused("filter_policy=nosuchfilter:10", "filter_policy");
+  ExpectRefused("filter_policy=bloomfilter:abc", "filter_policy");
+  ExpectRefused("filter_policy=bloomfilter:0.1", "filter_policy");
+  ExpectRefused("filter_policy=rocksdb.BuiltinBloomFilter", "filter_policy");
   // A bad value next to good ones.
   ExpectRefused("load_factor=0.7;log_block_size=100;hash_seed=1",
                 "log_block_size");
@@ -273,6 +283,8 @@ TEST_F(RobinHoodOptionsTest, BoundaryValuesAreAccepted) {
         "inline_slot_limit=2", "inline_slot_limit=513",
         "inline_load_factor=0.05", "inline_load_factor=0.95",
         "inline_order_array=true", "inline_order_array=false",
+        "filter_policy=", "filter_policy=bloomfilter:1",
+        "filter_policy=ribbonfilter:20", "filter_policy=bloomfilter:100",
         "hash_seed=18446744073709551615"}) {
     SCOPED_TRACE(s);
     ColumnFamilyOptions base, out;

@@ -202,6 +202,8 @@ struct Param {
   size_t last_value_size = 0;
   // Inline files: written with an order array, or sorted by the reader.
   bool order_array = true;
+  // filter_policy ("": no filter).
+  const char* filter = "";
 };
 
 class TableRoundTrip
@@ -260,9 +262,13 @@ TEST_P(TableRoundTrip, MatchesModel) {
   opts.log_block_size = p.block_size;
   opts.sparse_index_interval = p.interval;
   opts.inline_order_array = p.order_array;
+  opts.filter_policy = p.filter;
   ASSERT_OK(h.Build(model, opts, p.hash, nullptr, p.compression));
   std::unique_ptr<TableReader> table;
   ASSERT_OK(h.Open(&table, p.hash));
+  const TableView& filtered =
+      static_cast<RobinHoodTableReader*>(table.get())->view();
+  ASSERT_EQ(filtered.filter().usable(), *p.filter != '\0');
 
   auto props = table->GetTableProperties();
   ASSERT_EQ(props->num_entries, model.size());
@@ -306,6 +312,19 @@ TEST_P(TableRoundTrip, MatchesModel) {
     CheckGet(table.get(), model, user_keys[i] + "\x01", kMaxSequenceNumber);
   }
   CheckGet(table.get(), model, "absent key", kMaxSequenceNumber);
+  if (filtered.filter().usable()) {
+    // It filters: every key in, most absent keys out (10 bits a key:
+    // about 1%; small filters do worse, and all the keys of some params
+    // are few).
+    size_t passed = 0;
+    for (const auto& k : user_keys) {
+      ASSERT_TRUE(filtered.filter().KeyMayMatch(k)) << k;
+      passed += filtered.filter().KeyMayMatch(k + "\x01");
+    }
+    if (user_keys.size() >= 1000) {
+      EXPECT_LT(passed, user_keys.size() / 20) << "false positives";
+    }
+  }
   ASSERT_OK(table->VerifyChecksum(ReadOptions(),
                                   TableReaderCaller::kUncategorized));
 }
@@ -360,6 +379,23 @@ const Param kParams[] = {
      &KeyHash, kNoCompression, true, "inline", 0, false},
     {"inline_sorted_all_one_hash", 200, 2, 10, 0, 30, 1, true, 0.85, 256, 4,
      &ConstantHash, kNoCompression, true, "inline", 0, false},
+    // Filters (built-in Bloom and Ribbon) over both layouts.
+    {"bloom_versions", 2000, 4, 16, 0, 50, 6, false, 0.5, 256, 1, &KeyHash,
+     kNoCompression, false, "log", 0, true, "bloomfilter:10"},
+    {"bloom_one_entry", 1, 8, 8, 4, 4, 1, false, 0.85, 4096, 16, &KeyHash,
+     kNoCompression, false, nullptr, 0, true, "bloomfilter:10"},
+    {"ribbon_snappy", 3000, 8, 32, 0, 300, 3, false, 0.85, 1024, 8, &KeyHash,
+     kSnappyCompression, false, "log", 0, true, "ribbonfilter:10"},
+    {"inline_bloom_cuckoo_like", 5000, 8, 8, 4, 4, 1, true, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "inline", 0, true, "bloomfilter:10"},
+    {"inline_ribbon_all_one_hash", 200, 2, 10, 0, 30, 1, true, 0.85, 256, 4,
+     &ConstantHash, kNoCompression, true, "inline", 0, true,
+     "ribbonfilter:10"},
+    {"inline_sorted_bloom_varying", 3000, 1, 20, 0, 30, 1, false, 0.85, 4096,
+     16, &KeyHash, kNoCompression, true, "inline", 0, false,
+     "bloomfilter:10"},
+    {"inline_bloom_until_the_last", 3000, 8, 8, 4, 4, 1, false, 0.85, 4096,
+     16, &KeyHash, kNoCompression, true, "log", 100, true, "bloomfilter:10"},
 };
 
 INSTANTIATE_TEST_CASE_P(

@@ -11,6 +11,8 @@
 //                               merges, deletions, a range deletion)
 //   long-entries                keys of 127 bytes and more, values over 127
 //   interval1, dense            sparse_index_interval 1, load_factor 0.98
+//   bloom, inline-ribbon        with a filter (Bloom over a log, Ribbon
+//                               over inline slots)
 //   empty, rangedel-only        no point entries
 //   reverse                     ReverseBytewiseComparator
 //   ingested                    a file a DB ingested with write_global_seqno
@@ -176,8 +178,11 @@ Status WriteWithSstFileWriter(const std::string& path, CompressionType c) {
 // Puts only, short enough for slots: the inline layout. `varying`: keys
 // and values of several lengths (length bytes in the slots); a range
 // deletion too.
-Status WriteInline(const std::string& path, bool varying) {
-  SstFileWriter writer(EnvOptions(), SstOptions(SmallBlocks(), kNoCompression));
+Status WriteInline(const std::string& path, bool varying,
+                   const char* filter = "") {
+  RobinHoodTableOptions rh = SmallBlocks();
+  rh.filter_policy = filter;
+  SstFileWriter writer(EnvOptions(), SstOptions(rh, kNoCompression));
   Status s = writer.Open(path);
   for (int i = 0; s.ok() && i < 60; ++i) {
     const std::string key = varying ? Key(i) + std::string(i % 5, 'v') : Key(i);
@@ -306,6 +311,13 @@ int main(int argc, char** argv) {
   dense.load_factor = 0.98;
   failed += Check(dir + "/dense", WriteWithBuilder(dir + "/dense", dense,
                                                    kNoCompression, entries, {}));
+  RobinHoodTableOptions bloom = SmallBlocks();
+  bloom.filter_policy = "bloomfilter:10";
+  failed += Check(dir + "/bloom", WriteWithBuilder(dir + "/bloom", bloom,
+                                                   kNoCompression, entries,
+                                                   range_dels));
+  failed += Check(dir + "/inline-ribbon",
+                  WriteInline(dir + "/inline-ribbon", true, "ribbonfilter:10"));
   failed += Check(dir + "/empty", WriteWithBuilder(dir + "/empty", SmallBlocks(),
                                                    kNoCompression, {}, {}));
   failed += Check(dir + "/rangedel-only",

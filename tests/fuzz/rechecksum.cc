@@ -28,7 +28,7 @@ constexpr size_t kFlagsAt = 4;
 constexpr size_t kLogFileBytesAt = 32;
 constexpr size_t kIndexSlotsAt = 64;
 constexpr size_t kHandlesAt = 80;
-constexpr size_t kNumHandles = 6;
+constexpr size_t kNumHandles = 7;  // format version 3: the filter's too
 constexpr size_t kBlockTableHandle = 1;  // index, block table, sparse, ...
 constexpr size_t kFooterCrcAt = kHandlesAt + kNumHandles * 16;
 static_assert(kFooterCrcAt + 4 == TableMeta::kEncodedLength,

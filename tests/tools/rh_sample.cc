@@ -32,7 +32,7 @@
 //                   -> "value-<key>": 100 entries in several log blocks
 //   reverse_sorted.sst  the same entries, written with
 //                   inline_order_array=false: readers sort them by the
-//                   file's comparator
+//                   file's comparator; and a Bloom filter
 //   blockbased.sst  one put (key "a") in RocksDB's default BlockBasedTable
 //                   format: an SST file that is not a RobinHoodTable file
 #include <algorithm>
@@ -82,6 +82,7 @@ std::string Key(int i) {
 Options TableOptions(CompressionType compression, bool order_array = true) {
   RobinHoodTableOptions rh;
   rh.inline_order_array = order_array;
+  if (!order_array) rh.filter_policy = "bloomfilter:10";
   rh.log_block_size = 512;
   rh.load_factor = 0.85;
   Options options;

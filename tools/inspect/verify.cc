@@ -91,19 +91,20 @@ int Verify(const Args& a, const TableFile& t) {
   out.Field("distinct_keys", Uint(r.keys));
   out.Field("blocks", Uint(blocks));
   const bool in = t.inline_table() != nullptr;
+  const char* tail = t.meta().format_version >= 3
+                         ? "sparse index, range deletions, filter, properties, "
+                           "metaindex, meta block, footer"
+                         : "sparse index, range deletions, properties, "
+                           "metaindex, meta block, footer";
   out.BeginArray(
       "checksums",
       !s.ok() ? TextForm()
       : in    ? Line(Format("checksums match: %" PRIu64
-                            " pages of inline slots, inline directory, "
-                            "sparse index, range deletions, properties, "
-                            "metaindex, meta block, footer",
-                            t.inline_table()->num_pages()))
+                            " pages of inline slots, inline directory, %s",
+                            t.inline_table()->num_pages(), tail))
               : Line(Format("checksums match: %zu log blocks, hash "
-                            "index, block table, sparse index, "
-                            "range deletions, properties, "
-                            "metaindex, meta block, footer",
-                            blocks)));
+                            "index, block table, %s",
+                            blocks, tail)));
   if (s.ok()) {
     for (const Section& sec : t.Sections()) out.Item(Str(sec.name));
   }
