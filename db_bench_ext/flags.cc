@@ -11,7 +11,8 @@ DEFINE_string(benchmarks,
               "the existing one with --use_existing_db).");
 DEFINE_string(formats, "robinhood,cuckoo,plain,block",
               "Comma-separated table formats, run on identical keys and "
-              "values: robinhood, cuckoo, plain, block.");
+              "values: robinhood, cuckoo, plain, block; robinhood_bloom "
+              "is robinhood with a Bloom filter of --bloom_bits.");
 DEFINE_string(workload, "sparkey,cuckoo",
               "Comma-separated built-in workloads: cuckoo (8-byte keys, "
               "4-byte values, mmap), sparkey (keys of 8 to 32 bytes, "

@@ -20,6 +20,10 @@ bool ParseFormats(const std::string& list, std::vector<FormatSpec>* out,
     FormatSpec f;
     if (item == "robinhood") {
       f = {Format::kRobinHood, item, "RobinHoodTable"};
+    } else if (item == "robinhood_bloom") {
+      // The same, with RocksDB's Bloom filter at --bloom_bits, beside the
+      // plain one in the same run.
+      f = {Format::kRobinHood, item, "RobinHoodTable+bloom"};
     } else if (item == "cuckoo") {
       f = {Format::kCuckoo, item, "CuckooTable"};
     } else if (item == "plain") {
@@ -63,7 +67,9 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
           static_cast<uint32_t>(FLAGS_robinhood_inline_slot_limit);
       rh.inline_load_factor = FLAGS_robinhood_inline_load_factor;
       rh.inline_order_array = FLAGS_robinhood_inline_order_array;
-      rh.filter_policy = FLAGS_robinhood_filter_policy;
+      rh.filter_policy = format.name == "robinhood_bloom"
+                             ? "bloomfilter:" + std::to_string(FLAGS_bloom_bits)
+                             : FLAGS_robinhood_filter_policy;
       o.table_factory.reset(NewRobinHoodTableFactory(rh));
       o.allow_mmap_reads = mmap_read;
       s << "RobinHoodTable load_factor=" << rh.load_factor

@@ -179,7 +179,7 @@ void Report::PrintTables(FILE* out, const RunInfo& info) const {
           continue;
         }
         if (!header) {
-          fprintf(out, "\n%-16s %-10s %12s %10s %9s %9s %9s %17s %7s\n",
+          fprintf(out, "\n%-16s %-15s %12s %10s %9s %9s %9s %17s %7s\n",
                   "read phase", "format", "ops/s", "micros/op", "p50 us",
                   "p99 us", "p99.9 us", "found", "vs RH");
           header = true;
@@ -187,7 +187,7 @@ void Report::PrintTables(FILE* out, const RunInfo& info) const {
         char found[64];
         snprintf(found, sizeof(found), "%" PRIu64 "/%" PRIu64, r.found,
                  r.ops);
-        fprintf(out, "%-16s %-10s %12.0f %10.3f %9.2f %9.2f %9.2f %17s %7s\n",
+        fprintf(out, "%-16s %-15s %12.0f %10.3f %9.2f %9.2f %9.2f %17s %7s\n",
                 p.c_str(), r.format.c_str(), r.ops_per_sec, r.micros_per_op,
                 r.p50_us, r.p99_us, r.p999_us, found,
                 rh ? Ratio(r.ops_per_sec, rh->ops_per_sec).c_str() : "-");
@@ -206,13 +206,13 @@ void Report::PrintTables(FILE* out, const RunInfo& info) const {
           continue;
         }
         if (!header) {
-          fprintf(out, "\n%-8s %-10s %11s %7s %7s %10s %5s %8s %7s %9s %9s %17s %17s\n",
+          fprintf(out, "\n%-8s %-15s %11s %7s %7s %10s %5s %8s %7s %9s %9s %17s %17s\n",
                   "build", "format", "entries/s", "vs RH", "seconds",
                   "file", "files", "B/entry", "size/RH", "index",
                   "filter", "peak (own prop)", "peak heap");
           header = true;
         }
-        fprintf(out, "%-8s %-10s %11.0f %7s %7.2f %10s %5" PRIu64
+        fprintf(out, "%-8s %-15s %11.0f %7s %7.2f %10s %5" PRIu64
                 " %8.2f %7s %9s %9s %17s %17s\n",
                 p.c_str(), r.format.c_str(), r.entries_per_sec,
                 rh ? Ratio(r.entries_per_sec, rh->entries_per_sec).c_str()

@@ -54,6 +54,9 @@
 #define RH_HAS_SEQNO_TOMBSTONE_ITERATOR RH_ROCKSDB_AT_LEAST(8, 7)
 // 9.8: TableFactory::Clone() is pure virtual (it does not exist before).
 #define RH_HAS_TABLE_FACTORY_CLONE RH_ROCKSDB_AT_LEAST(9, 8)
+// 11.0: TableBuilderOptions loses skip_filters (and SstFileWriter the
+// argument that set it).
+#define RH_HAS_BUILDER_SKIP_FILTERS (!RH_ROCKSDB_AT_LEAST(11, 0))
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {

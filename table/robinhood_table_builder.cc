@@ -68,8 +68,13 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
   // SstFileWriter's skip_filters for none at all. As BlockBasedTable does.
   std::shared_ptr<const FilterPolicy> policy;
   status_ = ResolveFilterPolicy(options.filter_policy, &policy);
-  const bool skip = tbo.skip_filters || (tbo.ioptions.optimize_filters_for_hits &&
-                                         tbo.is_bottommost);
+#if RH_HAS_BUILDER_SKIP_FILTERS
+  const bool asked_none = tbo.skip_filters;
+#else
+  const bool asked_none = false;
+#endif
+  const bool skip = asked_none || (tbo.ioptions.optimize_filters_for_hits &&
+                                   tbo.is_bottommost);
   if (policy != nullptr && !skip) {
     filter_.reset(new FilterSectionBuilder(*policy));
     props_.filter_policy_name = filter_->policy_name();
