@@ -24,6 +24,12 @@ const std::string& BuiltinName() {
 
 FilterBitsBuilder* NewBitsBuilder(const FilterPolicy& policy) {
   BlockBasedTableOptions defaults;
+  // optimize_filters_for_memory (on by default from 9.x) sizes filters by
+  // what malloc_usable_size says of the block cache's allocation: nothing
+  // we allocate, and it would make a file's bytes depend on the host's
+  // release and allocator. Off, the same keys give the same filter on
+  // every host.
+  defaults.optimize_filters_for_memory = false;
   return policy.GetBuilderWithContext(FilterBuildingContext(defaults));
 }
 }  // namespace
@@ -54,10 +60,12 @@ Status ResolveFilterPolicy(const std::string& value,
   return Status::OK();
 }
 
-FilterSectionBuilder::FilterSectionBuilder(const FilterPolicy& policy)
-    : bits_(NewBitsBuilder(policy)),
-      compatibility_name_(policy.CompatibilityName()),
-      policy_name_(policy.Name()) {}
+FilterSectionBuilder::FilterSectionBuilder(
+    std::shared_ptr<const FilterPolicy> policy)
+    : policy_(std::move(policy)),
+      bits_(NewBitsBuilder(*policy_)),
+      compatibility_name_(policy_->CompatibilityName()),
+      policy_name_(policy_->Name()) {}
 
 FilterSectionBuilder::~FilterSectionBuilder() = default;
 

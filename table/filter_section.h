@@ -53,8 +53,10 @@ Status ResolveFilterPolicy(const std::string& value,
 // Collects the distinct user keys of a file being built.
 class FilterSectionBuilder {
  public:
-  // REQUIRES: `policy` came from ResolveFilterPolicy.
-  explicit FilterSectionBuilder(const FilterPolicy& policy);
+  // REQUIRES: `policy` came from ResolveFilterPolicy. Kept for the
+  // builder's life: RocksDB's bits builders may point into their policy
+  // (9.x's Bloom builders share a rounding balance held there).
+  explicit FilterSectionBuilder(std::shared_ptr<const FilterPolicy> policy);
   ~FilterSectionBuilder();
 
   // REQUIRES: each distinct key once (the builder's keys are sorted).
@@ -69,6 +71,7 @@ class FilterSectionBuilder {
   const std::string& policy_name() const { return policy_name_; }
 
  private:
+  std::shared_ptr<const FilterPolicy> policy_;  // before bits_: outlives it
   std::unique_ptr<FilterBitsBuilder> bits_;
   std::string compatibility_name_;
   std::string policy_name_;

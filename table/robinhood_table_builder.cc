@@ -76,7 +76,7 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
   const bool skip = asked_none || (tbo.ioptions.optimize_filters_for_hits &&
                                    tbo.is_bottommost);
   if (policy != nullptr && !skip) {
-    filter_.reset(new FilterSectionBuilder(*policy));
+    filter_.reset(new FilterSectionBuilder(std::move(policy)));
     props_.filter_policy_name = filter_->policy_name();
   }
 }
