@@ -24,7 +24,7 @@ const std::string& BuiltinName() {
 
 FilterBitsBuilder* NewBitsBuilder(const FilterPolicy& policy) {
   BlockBasedTableOptions defaults;
-  // optimize_filters_for_memory (on by default from 9.x) sizes filters by
+  // optimize_filters_for_memory (on by default from 9.2) sizes filters by
   // what malloc_usable_size says of the block cache's allocation: nothing
   // we allocate, and it would make a file's bytes depend on the host's
   // release and allocator. Off, the same keys give the same filter on

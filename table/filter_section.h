@@ -55,7 +55,7 @@ class FilterSectionBuilder {
  public:
   // REQUIRES: `policy` came from ResolveFilterPolicy. Kept for the
   // builder's life: RocksDB's bits builders may point into their policy
-  // (9.x's Bloom builders share a rounding balance held there).
+  // (from 9.2 on, Bloom builders share a rounding balance held there).
   explicit FilterSectionBuilder(std::shared_ptr<const FilterPolicy> policy);
   ~FilterSectionBuilder();
 

@@ -31,7 +31,7 @@ std::string Build(const std::string& value, int keys, uint64_t offset) {
   return contents;
 }
 
-// RocksDB 9.x's Bloom builders point at a rounding balance inside their
+// From RocksDB 9.2 on, Bloom builders point at a rounding balance inside their
 // policy; the table builder resolves the policy from a string and keeps no
 // copy, so the section builder must. (Found on the 9.11.2 host: the policy
 // freed after the table builder's constructor, its balance updated in
@@ -51,7 +51,7 @@ TEST(FilterSectionTest, BuilderKeepsItsPolicyAlive) {
 
 // The same keys make the same filter whatever the host's
 // BlockBasedTableOptions defaults (optimize_filters_for_memory is on from
-// 9.x, and would size the filter by malloc_usable_size): fixed sizes.
+// 9.2, and would size the filter by malloc_usable_size): fixed sizes.
 TEST(FilterSectionTest, SizeFollowsTheKeysOnly) {
   // FastLocalBloom at 10 bits a key: 10000 keys, 12500 bytes rounded up to
   // whole 64-byte lines, and 5 bytes of metadata.

@@ -189,7 +189,7 @@ INSTANTIATE_TEST_SUITE_P(
     GoldenName);
 
 // The filters too: RocksDB's Bloom and Ribbon formats are persistent, and
-// the builder pins the options that would size them by host (9.x turned
+// the builder pins the options that would size them by host (9.2 turned
 // optimize_filters_for_memory on), so every host writes the same filter.
 INSTANTIATE_TEST_SUITE_P(
     Newest, GoldenBuilderTest,
