@@ -206,6 +206,17 @@ void InlineTable::PrefetchHome(uint64_t hash) const {
   __builtin_prefetch(p + 64);
 }
 
+void InlineTable::PrefetchPosition(uint64_t position) const {
+  if (!file_->mmap() || order_width_ == 0 || position >= num_keys_) return;
+  const char* p = order_ + position * order_width_;
+  uint64_t slot = 0;
+  for (uint32_t i = 0; i < order_width_; ++i) {
+    slot |= uint64_t{static_cast<uint8_t>(p[i])} << (8 * i);
+  }
+  if (slot >= geo_.slots) return;
+  __builtin_prefetch(file_->mapping().data() + slots_offset_ + slot * width_);
+}
+
 Status InlineTable::Find(const Slice& user_key, uint64_t hash, bool verify,
                          std::string* buf, Slice* value, bool* found) const {
   *found = false;

@@ -120,6 +120,10 @@ class InlineTable {
               std::string* buf, Slice* value, bool* found) const;
   // With mmap: brings the first two cache lines of `hash`'s home run in.
   void PrefetchHome(uint64_t hash) const;
+  // With mmap and an order array: brings the slot of the entry at
+  // `position` in key order in. Reads nothing else, checks nothing, and
+  // does nothing for a position or slot out of range.
+  void PrefetchPosition(uint64_t position) const;
 
   bool has_order_array() const { return order_width_ != 0; }
   // The slot of the entry at `position` in key order; Corruption if the

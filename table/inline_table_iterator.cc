@@ -70,6 +70,15 @@ void InlineTableIterator::Load(uint64_t position) {
   valid_ = true;
 }
 
+void InlineTableIterator::PrefetchMidpoints(uint64_t lo, uint64_t hi,
+                                            int levels) const {
+  if (levels == 0 || lo >= hi) return;
+  const uint64_t mid = lo + (hi - lo) / 2;
+  table_->inline_table()->PrefetchPosition(mid);
+  PrefetchMidpoints(lo, mid, levels - 1);
+  PrefetchMidpoints(mid + 1, hi, levels - 1);
+}
+
 void InlineTableIterator::SeekToLast() {
   const uint64_t n = table_->inline_table()->num_keys();
   if (n == 0) {
@@ -88,6 +97,11 @@ void InlineTableIterator::Seek(const Slice& target) {
   auto lower_bound = [&](uint64_t lo, uint64_t hi, bool* ok) {
     while (lo < hi) {
       const uint64_t mid = lo + (hi - lo) / 2;
+      // Each step's slot read waits on the one before: start the reads of
+      // the midpoints the next steps may take now, so those steps find
+      // their slots arriving.
+      PrefetchMidpoints(lo, mid, kSearchAhead);
+      PrefetchMidpoints(mid + 1, hi, kSearchAhead);
       Slice k, v;
       Status s = Read(mid, &k, &v);
       if (!s.ok()) {
@@ -113,7 +127,14 @@ void InlineTableIterator::Seek(const Slice& target) {
   bool ok = true;
   uint64_t at = lower_bound(lo, hi, &ok);
   if (ok && at == hi && hi < n) at = lower_bound(hi, n, &ok);
-  if (ok) Load(at);
+  if (!ok) return;
+  // Entries in key order lie at random in the slots: start the reads of
+  // the next few now, so the Nexts that usually follow a Seek overlap them
+  // instead of waiting for each in turn.
+  for (uint64_t i = 1; i <= kScanAhead; ++i) {
+    table_->inline_table()->PrefetchPosition(at + i);
+  }
+  Load(at);
 }
 
 void InlineTableIterator::SeekForPrev(const Slice& target) {
@@ -128,6 +149,7 @@ void InlineTableIterator::SeekForPrev(const Slice& target) {
 
 void InlineTableIterator::Next() {
   assert(valid_);
+  table_->inline_table()->PrefetchPosition(position_ + 1 + kScanAhead);
   Load(position_ + 1);
 }
 
@@ -136,6 +158,9 @@ void InlineTableIterator::Prev() {
   if (position_ == 0) {
     valid_ = false;
     return;
+  }
+  if (position_ > kScanAhead) {
+    table_->inline_table()->PrefetchPosition(position_ - 1 - kScanAhead);
   }
   Load(position_ - 1);
 }

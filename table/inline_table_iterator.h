@@ -48,6 +48,12 @@ class InlineTableIterator : public InternalIterator {
   }
 
  private:
+  // How many entries past the current one a scan keeps in flight, and how
+  // many levels of Seek's binary search ahead of the current one.
+  static constexpr uint64_t kScanAhead = 8;
+  static constexpr int kSearchAhead = 2;
+  // Prefetches the midpoints of [lo, hi) and its halves, `levels` deep.
+  void PrefetchMidpoints(uint64_t lo, uint64_t hi, int levels) const;
   // Positions at entry `position` of the key order; invalid past the end.
   void Load(uint64_t position);
   // Reads entry `position` into `*user_key`/`*value` (pointing into the
