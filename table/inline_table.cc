@@ -107,6 +107,15 @@ Status InlineTable::Init(const SectionReader* file, const TableMeta& meta,
   return Status::OK();
 }
 
+uint64_t InlineTable::OrderEntry(uint64_t position) const {
+  const char* p = order_ + position * order_width_;
+  uint64_t v = 0;
+  for (uint32_t i = 0; i < order_width_; ++i) {
+    v |= uint64_t{static_cast<uint8_t>(p[i])} << (8 * i);
+  }
+  return v;
+}
+
 Status InlineTable::SlotAt(uint64_t position, uint64_t* slot) const {
   if (position >= num_keys_) return Damaged("order position out of range", 0);
   if (order_width_ == 0) {
@@ -119,11 +128,7 @@ Status InlineTable::SlotAt(uint64_t position, uint64_t* slot) const {
     *slot = sorted[position];  // SortSlots checked it
     return Status::OK();
   }
-  const char* p = order_ + position * order_width_;
-  uint64_t v = 0;
-  for (uint32_t i = 0; i < order_width_; ++i) {
-    v |= uint64_t{static_cast<uint8_t>(p[i])} << (8 * i);
-  }
+  const uint64_t v = OrderEntry(position);
   if (v >= geo_.slots) {
     return CorruptionAt(file_->file_name(), "inline directory",
                         "order array names slot " + std::to_string(v) +
@@ -208,11 +213,7 @@ void InlineTable::PrefetchHome(uint64_t hash) const {
 
 void InlineTable::PrefetchPosition(uint64_t position) const {
   if (!file_->mmap() || order_width_ == 0 || position >= num_keys_) return;
-  const char* p = order_ + position * order_width_;
-  uint64_t slot = 0;
-  for (uint32_t i = 0; i < order_width_; ++i) {
-    slot |= uint64_t{static_cast<uint8_t>(p[i])} << (8 * i);
-  }
+  const uint64_t slot = OrderEntry(position);
   if (slot >= geo_.slots) return;
   __builtin_prefetch(file_->mapping().data() + slots_offset_ + slot * width_);
 }

@@ -158,6 +158,9 @@ class InlineTable {
                                   std::memory_order_relaxed);
   }
   Status VerifyPage(uint64_t page, const char* bytes) const;
+  // The order array's entry `position` (REQUIRES: an order array, and
+  // position < num_keys_), unchecked against the slot count.
+  uint64_t OrderEntry(uint64_t position) const;
   // Reads and checks every slot and sorts the entries by key into sorted_,
   // once, for a file without an order array.
   Status SortSlots() const;
