@@ -109,9 +109,57 @@ uint64_t InlineEntryBuffer::EstimatedFileBytes(double load_factor,
 }
 
 bool InlineEntryBuffer::Plan(double load_factor, IndexGeometry* geometry) {
+  key_ordered_ = false;
   geo_ = index_.Plan(load_factor);
   *geometry = geo_;
   return geo_.max_displacement <= kInlineMaxDisplacement;
+}
+
+double KeyOrderDisplacementLimit(double load) {
+  // Linear probing with random homes averages a / (2 (1 - a)) slots past
+  // home at load a (2 at 0.8); allow half again, and half a slot for
+  // chance in small files, before hash order is preferred.
+  return 1.5 * load / (2 * (1 - load)) + 0.5;
+}
+
+bool InlineEntryBuffer::PlanKeyOrder(double load_factor,
+                                     IndexGeometry* geometry) {
+  key_ordered_ = false;
+  if (count_ == 0) return false;
+  IndexGeometry geo;
+  geo.capacity = IndexCapacity(count_, load_factor);
+  geo.keys = count_;
+  if (geo.capacity > kMaxOrderedCapacity) return false;
+  model_.Fit(
+      count_,
+      [this](uint64_t i) {
+        Slice k, v;
+        Get(i, &k, &v);
+        return k;
+      },
+      geo.capacity);
+  uint64_t next = 0;  // the first free slot
+  for (uint64_t i = 0; i < count_; ++i) {
+    Slice k, v;
+    Get(i, &k, &v);
+    const uint64_t home = model_.Home(k);
+    const uint64_t slot = std::max(home, next);
+    const uint64_t d = slot - home;
+    if (d > kInlineMaxDisplacement) return false;
+    geo.max_displacement = std::max<uint32_t>(geo.max_displacement, d);
+    geo.total_displacement += d;
+    next = slot + 1;
+  }
+  geo.slots = std::max(geo.capacity, next);
+  const double load = static_cast<double>(count_) / geo.capacity;
+  if (static_cast<double>(geo.total_displacement) / count_ >
+      KeyOrderDisplacementLimit(load)) {
+    return false;
+  }
+  geo_ = geo;
+  *geometry = geo;
+  key_ordered_ = true;
+  return true;
 }
 
 Status InlineEntryBuffer::WriteSlots(const Sink& sink, std::string* page_crcs,
@@ -141,9 +189,21 @@ Status InlineEntryBuffer::WriteSlots(const Sink& sink, std::string* page_crcs,
     }
     if (++next % page_slots == 0) flush();
   };
-  HashIndex homes;
-  homes.Init(nullptr, geo_);
-  Status v = index_.VisitSlots(
+  Status v;
+  if (key_ordered_) {
+    // Keys arrived in order, and key order is slot order.
+    for (uint64_t i = 0; i < count_ && s.ok(); ++i) {
+      Slice k, val;
+      Get(i, &k, &val);
+      const uint64_t home = model_.Home(k);
+      const uint64_t slot = std::max(home, next);
+      while (next < slot) put(0, Slice(), Slice());
+      put(static_cast<uint32_t>(slot - home + 1), k, val);
+    }
+  } else {
+    HashIndex homes;
+    homes.Init(nullptr, geo_);
+    v = index_.VisitSlots(
       geo_, [&](uint64_t slot, uint64_t hash, uint64_t ordinal,
                 uint64_t ahead) {
         // Entries are read in hash order, at random: fetch ahead.
@@ -154,6 +214,7 @@ Status InlineEntryBuffer::WriteSlots(const Sink& sink, std::string* page_crcs,
         put(static_cast<uint32_t>(slot - homes.Home(hash) + 1), k, val);
         return s;
       });
+  }
   while (next < geo_.slots) put(0, Slice(), Slice());
   if (!page.empty()) flush();
   chunks_.clear();

@@ -4,6 +4,10 @@
 // if an entry that does not fit arrives first, the builder takes them back
 // in order (Get) and writes them to the log instead.
 //
+// The slots go in hash order, or in key order when the keys spread evenly
+// enough that a monotone estimate of their rank places them as well as a
+// hash would (key_order_model.h): the builder tries key order first.
+//
 // Memory: each entry at a fixed stride of 2 + longest key + longest value
 // (restrided when a longer one arrives), in chunks, plus the hash index
 // builder's 12 bytes an entry for the placement. The order array is made
@@ -20,9 +24,14 @@
 #include "rocksdb/status.h"
 #include "table/hash_index.h"
 #include "table/inline_table.h"
+#include "table/key_order_model.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
+
+// The largest mean displacement key order may have at `load` (keys over
+// home slots) and still be taken over hash order.
+double KeyOrderDisplacementLimit(double load);
 
 class InlineEntryBuffer {
  public:
@@ -43,10 +52,19 @@ class InlineEntryBuffer {
   // without an order array.
   uint64_t EstimatedFileBytes(double load_factor, bool order_array) const;
 
-  // Places the entries at `load_factor`: false if some entry would sit
-  // more than kInlineMaxDisplacement slots past its home (the file must
-  // then take the log layout; the entries are still here).
+  // Places the entries at `load_factor` in hash order: false if some entry
+  // would sit more than kInlineMaxDisplacement slots past its home (the
+  // file must then take the log layout; the entries are still here).
   bool Plan(double load_factor, IndexGeometry* geometry);
+  // Places the entries at `load_factor` in key order (key_order_model.h),
+  // if that is as good as hashing: every entry within
+  // kInlineMaxDisplacement of its home, and the mean displacement at most
+  // KeyOrderDisplacementLimit. REQUIRES: keys added in bytewise order.
+  bool PlanKeyOrder(double load_factor, IndexGeometry* geometry);
+  // After a successful PlanKeyOrder: its model.
+  const KeyOrderModel* key_order() const {
+    return key_ordered_ ? &model_ : nullptr;
+  }
   // After Plan: passes the slots to `sink` in pieces and fills `*page_crcs`
   // (a masked fixed32 each) and `*crc` (unmasked, of all the slots). Frees
   // the entries.
@@ -75,6 +93,8 @@ class InlineEntryBuffer {
   std::vector<std::unique_ptr<char[]>> chunks_;
   HashIndexBuilder index_;
   IndexGeometry geo_;
+  bool key_ordered_ = false;
+  KeyOrderModel model_;
 };
 
 }  // namespace robinhood

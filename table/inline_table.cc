@@ -50,9 +50,13 @@ Status InlineTable::Init(const SectionReader* file, const TableMeta& meta,
   order_width_ = DecodeFixed32(p + 16);
   shape_.var_key = bits & 1;
   shape_.var_value = bits & 2;
+  key_ordered_ = bits & 4;
   if (shape_.key_width > kInlineMaxKeyWidth ||
-      shape_.value_width > kInlineMaxValueWidth || (bits >> 2) != 0) {
+      shape_.value_width > kInlineMaxValueWidth || (bits >> 3) != 0) {
     return bad("bad slot shape");
+  }
+  if (key_ordered_ != meta.key_ordered()) {
+    return bad("key order disagrees with the meta block");
   }
   width_ = shape_.slot_width();
   geo_.capacity = meta.index_capacity;
@@ -74,7 +78,26 @@ Status InlineTable::Init(const SectionReader* file, const TableMeta& meta,
   if (page_slots_ != shape_.page_slots()) return bad("bad page size");
   pages_ = (geo_.slots + page_slots_ - 1) / page_slots_;
   if (num_keys_ > geo_.slots) return bad("more keys than slots");
-  const uint64_t rest = directory.size() - kInlineDirectoryHeader;
+  Slice after_header(directory.data() + kInlineDirectoryHeader,
+                     directory.size() - kInlineDirectoryHeader);
+  if (key_ordered_) {
+    // Seek trusts the slots to be in the order of this comparator's keys.
+    if (strcmp(ucmp->Name(), BytewiseComparator()->Name()) != 0) {
+      return Status::NotSupported(file->file_name() +
+                                  ": key-ordered slots need the bytewise "
+                                  "comparator, not " +
+                                  ucmp->Name());
+    }
+    std::string why;
+    if (!model_.DecodeFrom(&after_header, geo_.capacity, shape_.key_width,
+                           &why)) {
+      return bad(why);
+    }
+    if (order_width_ != 0) return bad("order array with key-ordered slots");
+  }
+  const uint64_t model_bytes =
+      after_header.data() - directory.data() - kInlineDirectoryHeader;
+  const uint64_t rest = after_header.size();
   if (rest / 4 < pages_) return bad("size disagrees with the pages");
   const uint64_t order_bytes = rest - pages_ * 4;
   if (order_width_ == 0) {
@@ -101,7 +124,7 @@ Status InlineTable::Init(const SectionReader* file, const TableMeta& meta,
     directory_buf_.assign(directory.data(), directory.size());
     base = directory_buf_.data();
   }
-  crcs_ = base + kInlineDirectoryHeader;
+  crcs_ = base + kInlineDirectoryHeader + model_bytes;
   order_ = crcs_ + pages_ * 4;
   verified_.reset(new std::atomic<uint64_t>[pages_ / 64 + 1]());
   return Status::OK();
@@ -203,12 +226,18 @@ Status InlineTable::DecodeSlot(const char* p, uint64_t slot, Slice* key,
   return Status::OK();
 }
 
-void InlineTable::PrefetchHome(uint64_t hash) const {
+void InlineTable::PrefetchHome(const Slice& user_key, uint64_t hash) const {
   if (!file_->mmap()) return;
-  const char* p =
-      file_->mapping().data() + slots_offset_ + Home(hash) * width_;
+  const uint64_t home = Home(user_key, hash);
+  if (home >= geo_.slots) return;
+  const char* p = file_->mapping().data() + slots_offset_ + home * width_;
   __builtin_prefetch(p);
   __builtin_prefetch(p + 64);
+}
+
+void InlineTable::PrefetchSlot(uint64_t slot) const {
+  if (!file_->mmap() || slot >= geo_.slots) return;
+  __builtin_prefetch(file_->mapping().data() + slots_offset_ + slot * width_);
 }
 
 void InlineTable::PrefetchPosition(uint64_t position) const {
@@ -222,7 +251,7 @@ Status InlineTable::Find(const Slice& user_key, uint64_t hash, bool verify,
                          std::string* buf, Slice* value, bool* found) const {
   *found = false;
   if (user_key.size() > shape_.key_width) return Status::OK();
-  const uint64_t home = Home(hash);
+  const uint64_t home = Home(user_key, hash);
   if (home >= geo_.slots) return Damaged("home past the slots", home);
   const uint64_t count = std::min<uint64_t>(geo_.max_displacement + uint64_t{1},
                                             geo_.slots - home);

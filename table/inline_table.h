@@ -23,9 +23,12 @@
 // Directory section (the meta block's `block_table` handle):
 //   fixed32 key_width      the longest user key, bytes (0..255)
 //   fixed32 value_width    the longest value, bytes (0..255)
-//   fixed32 shape          bit 0: klen bytes present; bit 1: vlen present
+//   fixed32 shape          bit 0: klen bytes present; bit 1: vlen present;
+//                          bit 2: slots in key order (meta block flag
+//                          kKeyOrderedSlots, format version 4)
 //   fixed32 page_slots     slots per checksummed page
 //   fixed32 order_width    bytes per order entry (1..5), or 0: no order array
+//   [key order model]      with bit 2 only (key_order_model.h)
 //   pages x fixed32        masked CRC32C of each page's slots
 //   num_keys x order_width the slot of each entry in key order (little-endian)
 //
@@ -33,6 +36,13 @@
 // most kInlineMaxSortedSlots slots), a reader makes the order itself the
 // first time an iterator needs it: it reads and checks every slot and sorts
 // the entries by key. Key order is unique, so the samples still apply.
+//
+// Slots in key order: a key's home is the model's estimate of its rank
+// instead of its hash, and placement is otherwise the same, so used slots
+// follow one another in key order and there is no order array. Lookups
+// probe as in hash order; iterators walk the slots (empty ones skipped),
+// and Seek starts at the target's home: no key at or after the target lies
+// before it.
 //
 // Sparse index section: every kInlineSampleInterval-th entry in key order
 // (and the last), with its position in the order array as its "address"
@@ -49,6 +59,7 @@
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 #include "table/hash_index.h"
+#include "table/key_order_model.h"
 #include "table/section_reader.h"
 #include "table/table_meta.h"
 
@@ -109,7 +120,13 @@ class InlineTable {
   uint64_t num_slots() const { return geo_.slots; }
   uint64_t num_pages() const { return pages_; }
   const IndexGeometry& geometry() const { return geo_; }
-  uint64_t Home(uint64_t hash) const {
+  // Whether slots are in key order (their homes come from the model, and
+  // lookups need no hash).
+  bool key_ordered() const { return key_ordered_; }
+  const KeyOrderModel& key_order() const { return model_; }
+  // The home slot of `user_key`, whose hash (unused in key order) is `hash`.
+  uint64_t Home(const Slice& user_key, uint64_t hash) const {
+    if (key_ordered_) return model_.Home(user_key);
     return static_cast<uint64_t>(
         (static_cast<unsigned __int128>(hash) * geo_.capacity) >> 64);
   }
@@ -118,8 +135,10 @@ class InlineTable {
   // `*value` (in the mapping, or in `*buf`).
   Status Find(const Slice& user_key, uint64_t hash, bool verify,
               std::string* buf, Slice* value, bool* found) const;
-  // With mmap: brings the first two cache lines of `hash`'s home run in.
-  void PrefetchHome(uint64_t hash) const;
+  // With mmap: brings the first two cache lines of the key's home run in.
+  void PrefetchHome(const Slice& user_key, uint64_t hash) const;
+  // With mmap: brings slot `slot` in (nothing for one out of range).
+  void PrefetchSlot(uint64_t slot) const;
   // With mmap and an order array: brings the slot of the entry at
   // `position` in key order in. Reads nothing else, checks nothing, and
   // does nothing for a position or slot out of range.
@@ -145,6 +164,7 @@ class InlineTable {
   Status Damaged(const std::string& detail, uint64_t slot) const;
   size_t MemoryUsage() const {
     return directory_buf_.capacity() + (pages_ / 64 + 1) * 8 +
+           model_.MemoryUsage() +
            (sorted_.load(std::memory_order_acquire) ? num_keys_ * 4 : 0);
   }
 
@@ -175,6 +195,8 @@ class InlineTable {
   uint64_t pages_ = 0;
   uint32_t order_width_ = 0;
   uint64_t num_keys_ = 0;
+  bool key_ordered_ = false;
+  KeyOrderModel model_;
   std::string directory_buf_;
   const char* crcs_ = nullptr;
   const char* order_ = nullptr;

@@ -14,6 +14,7 @@ InlineTableIterator::InlineTableIterator(const TableView* table,
     : table_(table),
       verify_(ro.verify_checksums),
       whole_file_(whole_file),
+      key_ordered_(table->inline_table()->key_ordered()),
       packed_(PackSequenceAndType(table->Surfaced(0), kTypeValue)),
       buf_(new std::string) {}
 
@@ -29,33 +30,42 @@ Status InlineTableIterator::Read(uint64_t position, Slice* user_key,
   uint64_t slot = 0;
   Status s = t.SlotAt(position, &slot);
   if (!s.ok()) return s;
-  Slice run;
-  if (table_->mmap()) {
-    s = t.ReadRun(slot, 1, verify_, nullptr, &run);
-  } else {
-    if (slot < buf_first_ || slot >= buf_first_ + buf_count_) {
-      // A value handed out must outlive the buffer when pinning asks.
-      if (IsValuePinned() && !buf_->empty()) {
-        pinned_iters_mgr_->PinPtr(buf_.release(), [](void* p) {
-          delete static_cast<std::string*>(p);
-        });
-        buf_.reset(new std::string);
-      }
-      const uint64_t ps = t.shape().page_slots();
-      buf_first_ = whole_file_ ? 0 : slot / ps * ps;
-      buf_count_ = whole_file_ ? t.num_slots()
-                               : std::min(ps, t.num_slots() - buf_first_);
-      s = t.ReadRun(buf_first_, buf_count_, verify_, buf_.get(), &buf_run_);
-      if (!s.ok()) {
-        buf_count_ = 0;
-        return s;
-      }
-    }
-    const uint32_t w = t.shape().slot_width();
-    run = Slice(buf_run_.data() + (slot - buf_first_) * w, w);
-  }
+  const char* p = nullptr;
+  s = ReadSlot(slot, &p);
   if (!s.ok()) return s;
-  return t.DecodeSlot(run.data(), slot, user_key, value);
+  return t.DecodeSlot(p, slot, user_key, value);
+}
+
+Status InlineTableIterator::ReadSlot(uint64_t slot, const char** p) {
+  const InlineTable& t = *table_->inline_table();
+  if (table_->mmap()) {
+    Slice run;
+    Status s = t.ReadRun(slot, 1, verify_, nullptr, &run);
+    if (s.ok()) *p = run.data();
+    return s;
+  }
+  if (slot >= t.num_slots()) return t.Damaged("slot run out of range", slot);
+  if (slot < buf_first_ || slot >= buf_first_ + buf_count_) {
+    // A value handed out must outlive the buffer when pinning asks.
+    if (IsValuePinned() && !buf_->empty()) {
+      pinned_iters_mgr_->PinPtr(buf_.release(), [](void* b) {
+        delete static_cast<std::string*>(b);
+      });
+      buf_.reset(new std::string);
+    }
+    const uint64_t ps = t.shape().page_slots();
+    buf_first_ = whole_file_ ? 0 : slot / ps * ps;
+    buf_count_ = whole_file_ ? t.num_slots()
+                             : std::min(ps, t.num_slots() - buf_first_);
+    Status s = t.ReadRun(buf_first_, buf_count_, verify_, buf_.get(),
+                         &buf_run_);
+    if (!s.ok()) {
+      buf_count_ = 0;
+      return s;
+    }
+  }
+  *p = buf_run_.data() + (slot - buf_first_) * t.shape().slot_width();
+  return Status::OK();
 }
 
 void InlineTableIterator::Load(uint64_t position) {
@@ -64,10 +74,28 @@ void InlineTableIterator::Load(uint64_t position) {
   if (position >= table_->inline_table()->num_keys()) return;
   Status s = Read(position, &user_key_, &value_);
   if (!s.ok()) return Invalidate(s);
-  position_ = position;
-  MakeKey(user_key_, &key_);
-  user_key_ = Slice(key_.data(), user_key_.size());
-  valid_ = true;
+  Settle(position);
+}
+
+void InlineTableIterator::LoadUsed(uint64_t slot, bool forward) {
+  valid_ = false;
+  if (!status_.ok()) return;
+  const InlineTable& t = *table_->inline_table();
+  // Backward past slot 0 wraps to beyond the last slot, which ends it too.
+  for (; slot < t.num_slots(); slot = forward ? slot + 1 : slot - 1) {
+    const char* p = nullptr;
+    Status s = ReadSlot(slot, &p);
+    if (!s.ok()) return Invalidate(s);
+    if (p[0] == 0) continue;
+    s = t.DecodeSlot(p, slot, &user_key_, &value_);
+    if (!s.ok()) return Invalidate(s);
+    return Settle(slot);
+  }
+}
+
+void InlineTableIterator::SeekToFirst() {
+  if (key_ordered_) return LoadUsed(0, true);
+  Load(0);
 }
 
 void InlineTableIterator::PrefetchMidpoints(uint64_t lo, uint64_t hi,
@@ -80,6 +108,9 @@ void InlineTableIterator::PrefetchMidpoints(uint64_t lo, uint64_t hi,
 }
 
 void InlineTableIterator::SeekToLast() {
+  if (key_ordered_) {
+    return LoadUsed(table_->inline_table()->num_slots() - 1, false);
+  }
   const uint64_t n = table_->inline_table()->num_keys();
   if (n == 0) {
     valid_ = false;
@@ -91,8 +122,18 @@ void InlineTableIterator::SeekToLast() {
 void InlineTableIterator::Seek(const Slice& target) {
   valid_ = false;
   if (!status_.ok()) return;
-  const uint64_t n = table_->inline_table()->num_keys();
   const InternalKeyComparator& icmp = table_->icmp();
+  if (key_ordered_) {
+    // No key at or after the target's lies before its home; the ones
+    // before it in the target's run are passed over.
+    const InlineTable& t = *table_->inline_table();
+    LoadUsed(t.Home(ExtractUserKey(target), 0), true);
+    while (valid_ && icmp.Compare(key_, target) < 0) {
+      LoadUsed(position_ + 1, true);
+    }
+    return;
+  }
+  const uint64_t n = table_->inline_table()->num_keys();
   // The first position whose key is >= target, in [lo, hi).
   auto lower_bound = [&](uint64_t lo, uint64_t hi, bool* ok) {
     while (lo < hi) {
@@ -149,6 +190,7 @@ void InlineTableIterator::SeekForPrev(const Slice& target) {
 
 void InlineTableIterator::Next() {
   assert(valid_);
+  if (key_ordered_) return LoadUsed(position_ + 1, true);
   table_->inline_table()->PrefetchPosition(position_ + 1 + kScanAhead);
   Load(position_ + 1);
 }
@@ -159,6 +201,7 @@ void InlineTableIterator::Prev() {
     valid_ = false;
     return;
   }
+  if (key_ordered_) return LoadUsed(position_ - 1, false);
   if (position_ > kScanAhead) {
     table_->inline_table()->PrefetchPosition(position_ - 1 - kScanAhead);
   }

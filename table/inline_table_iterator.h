@@ -2,6 +2,9 @@
 // lists the slots in key order, so a position is an index into it and Next
 // and Prev are one slot read each. Seek binary-searches the samples of the
 // sparse index, then the order array between two samples (a few slots).
+// Where the slots are in key order, a position is a slot number instead:
+// Next and Prev step to the next used slot, and Seek starts at the
+// target's home.
 //
 // With mmap, keys and values point into the mapping. Without, the iterator
 // holds the pages it last read (for compaction, which reads every entry,
@@ -28,7 +31,7 @@ class InlineTableIterator : public InternalIterator {
                       bool whole_file);
 
   bool Valid() const override { return valid_; }
-  void SeekToFirst() override { Load(0); }
+  void SeekToFirst() override;
   void SeekToLast() override;
   void Seek(const Slice& target) override;
   void SeekForPrev(const Slice& target) override;
@@ -56,9 +59,21 @@ class InlineTableIterator : public InternalIterator {
   void PrefetchMidpoints(uint64_t lo, uint64_t hi, int levels) const;
   // Positions at entry `position` of the key order; invalid past the end.
   void Load(uint64_t position);
+  // Key-ordered slots: positions at the first used slot from `slot` on
+  // (`forward`) or back; invalid if there is none.
+  void LoadUsed(uint64_t slot, bool forward);
   // Reads entry `position` into `*user_key`/`*value` (pointing into the
   // mapping or into buf_), without moving.
   Status Read(uint64_t position, Slice* user_key, Slice* value);
+  // Points `*p` at slot `slot`'s bytes (in the mapping or in buf_).
+  Status ReadSlot(uint64_t slot, const char** p);
+  // Makes the current entry's internal key from user_key_.
+  void Settle(uint64_t position) {
+    position_ = position;
+    MakeKey(user_key_, &key_);
+    user_key_ = Slice(key_.data(), user_key_.size());
+    valid_ = true;
+  }
   // The internal key of a user key here: sequence 0 (or the file's global
   // one), kTypeValue.
   void MakeKey(const Slice& user_key, std::string* out) const;
@@ -70,6 +85,7 @@ class InlineTableIterator : public InternalIterator {
   const TableView* const table_;
   const bool verify_;
   const bool whole_file_;
+  const bool key_ordered_;  // positions are slot numbers
   const uint64_t packed_;  // sequence and type every entry surfaces with
   uint64_t position_ = 0;
   // Without mmap: slots [buf_first_, buf_first_ + buf_count_) are in buf_.

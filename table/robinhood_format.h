@@ -59,7 +59,13 @@ constexpr uint64_t kMagicNumber = 0x656c6261742d6872ULL;
 //   3: the meta block holds a seventh handle, the filter section's
 //      (filter_section.h), before the properties; it is empty in a file
 //      without a filter. Versions 1 and 2 stay readable.
-constexpr uint32_t kFormatVersion = 3;
+//   4: inline files may have their slots in key order (meta block flag
+//      kKeyOrderedSlots, key_order_model.h). Only such files are written
+//      as version 4; the builder writes every other file as version 3, so
+//      that readers of version 3 still read them.
+constexpr uint32_t kFormatVersion = 4;
+// What a file that has no key-ordered slots is written as.
+constexpr uint32_t kFormatVersionWithoutKeyOrder = 3;
 // "RH" in the two high bytes: a value more than one bit flip away from every
 // format version RocksDB knows (0 to 7 as of 11.x, and the next thousands).
 constexpr uint32_t kFooterVersionTag = 0x52480000;

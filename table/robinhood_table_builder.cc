@@ -1,6 +1,7 @@
 #include "table/robinhood_table_builder.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "rocksdb/merge_operator.h"
 #include "table/compat.h"
@@ -42,7 +43,7 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
   if (!ReifyDbHostIdProperty(tbo.ioptions.env, &props_.db_host_id).ok()) {
     props_.db_host_id.clear();
   }
-  props_.format_version = kFormatVersion;
+  props_.format_version = kFormatVersionWithoutKeyOrder;
   const auto& io = tbo.ioptions;
   props_.comparator_name =
       io.user_comparator ? io.user_comparator->Name() : "nullptr";
@@ -274,7 +275,7 @@ void RobinHoodTableBuilder::WriteProperties(const IndexGeometry& geo,
   using P = RobinHoodTablePropertyNames;
   auto& user = props_.user_collected_properties;
   user[P::kFactory] = kRobinHoodTableName;
-  user[P::kFormatVersion] = std::to_string(kFormatVersion);
+  user[P::kFormatVersion] = std::to_string(props_.format_version);
   user[P::kLoadFactor] =
       std::to_string(geo.keys / static_cast<double>(geo.capacity));
   user[P::kMaxDisplacement] = std::to_string(geo.max_displacement);
@@ -301,12 +302,20 @@ Status RobinHoodTableBuilder::Finish() {
   }
   closed_ = true;
   TableMeta meta;
+  meta.format_version = kFormatVersionWithoutKeyOrder;
   meta.hash_seed = options_.hash_seed;
   IndexGeometry geo;
   if (inline_ != nullptr && ok()) {
     // Only a file with entries, all of them within the displacement a
-    // slot records, is inline (Plan decides without writing).
-    if (inline_->size() > 0 && inline_->Plan(options_.inline_load_factor, &geo)) {
+    // slot records, is inline (the plans decide without writing). Key
+    // order first: where it places the entries as well as a hash, it
+    // saves the order array and makes Seek one probe.
+    const double load = options_.inline_load_factor;
+    const bool key_order =
+        options_.inline_key_order && IsBytewise(ucmp_) && inline_->size() > 0;
+    if (inline_->size() > 0 &&
+        ((key_order && inline_->PlanKeyOrder(load, &geo)) ||
+         inline_->Plan(load, &geo))) {
       TrackMemory();
       WriteInline(geo, &meta);
     } else {
@@ -358,7 +367,8 @@ Status RobinHoodTableBuilder::Finish() {
   WriteSection(metaindex.Finish(), &meta.metaindex);
 
   const SectionHandle meta_handle{offset_, TableMeta::kEncodedLength};
-  const std::string footer = EncodeFooter(meta.metaindex, meta_handle);
+  const std::string footer =
+      EncodeFooter(meta.metaindex, meta_handle, meta.format_version);
   meta.footer_crc = crc32c::Mask(crc32c::Value(footer.data(), footer.size()));
   std::string encoded;
   meta.EncodeTo(&encoded);
@@ -378,16 +388,26 @@ void RobinHoodTableBuilder::WriteInline(const IndexGeometry& geo,
   meta->index_slots = geo.slots;
   meta->max_displacement = geo.max_displacement;
   const InlineShape shape = inline_->shape();
+  const KeyOrderModel* model = inline_->key_order();
+  if (model != nullptr) {
+    meta->flags |= kKeyOrderedSlots;
+    meta->format_version = 4;
+    props_.format_version = 4;
+  }
 
   std::string directory;
   PutFixed32(&directory, shape.key_width);
   PutFixed32(&directory, shape.value_width);
-  PutFixed32(&directory, (shape.var_key ? 1 : 0) | (shape.var_value ? 2 : 0));
+  PutFixed32(&directory, (shape.var_key ? 1 : 0) | (shape.var_value ? 2 : 0) |
+                             (model != nullptr ? 4 : 0));
   PutFixed32(&directory, shape.page_slots());
-  // Readers build the order of a file without one in 32-bit slot numbers.
+  // Readers build the order of a file without one in 32-bit slot numbers;
+  // slots in key order are their own order.
   const bool order =
-      options_.inline_order_array || geo.slots > kInlineMaxSortedSlots;
+      model == nullptr &&
+      (options_.inline_order_array || geo.slots > kInlineMaxSortedSlots);
   PutFixed32(&directory, order ? OrderWidthFor(geo.slots) : 0);
+  if (model != nullptr) model->EncodeTo(&directory);
   meta->index.offset = offset_;
   meta->index.size = geo.slots * shape.slot_width();
   uint32_t crc = 0;
@@ -407,6 +427,10 @@ void RobinHoodTableBuilder::WriteInline(const IndexGeometry& geo,
                            shape.page_slots();
   WriteSection(directory, &meta->block_table);
   peak_memory_ = std::max(peak_memory_, directory.capacity());
+}
+
+bool RobinHoodTableBuilder::IsBytewise(const Comparator* ucmp) {
+  return strcmp(ucmp->Name(), BytewiseComparator()->Name()) == 0;
 }
 
 uint64_t RobinHoodTableBuilder::EstimatedFileSize() const {

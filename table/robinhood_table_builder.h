@@ -67,6 +67,8 @@ class RobinHoodTableBuilder : public TableBuilder {
   size_t PeakMemoryUsage() const { return peak_memory_; }
 
  private:
+  // Whether `ucmp` orders keys as their bytes do (key-ordered slots).
+  static bool IsBytewise(const Comparator* ucmp);
   bool ok() const { return status_.ok(); }
   void Append(const Slice& data);
   // OK if `ikey` may follow the previous point entry.

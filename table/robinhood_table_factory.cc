@@ -60,6 +60,10 @@ std::unordered_map<std::string, OptionTypeInfo> robinhood_type_info = {
      {offsetof(struct RobinHoodTableOptions, inline_order_array),
       OptionType::kBoolean, OptionVerificationType::kNormal,
       OptionTypeFlags::kNone}},
+    {"inline_key_order",
+     {offsetof(struct RobinHoodTableOptions, inline_key_order),
+      OptionType::kBoolean, OptionVerificationType::kNormal,
+      OptionTypeFlags::kNone}},
     {"filter_policy",
      {offsetof(struct RobinHoodTableOptions, filter_policy),
       OptionType::kString, OptionVerificationType::kNormal,
@@ -175,11 +179,13 @@ std::string RobinHoodTableFactory::GetPrintableOptions() const {
            "  load_factor: %g\n  sparse_index_interval: %" PRIu32
            "\n  log_block_size: %" PRIu32 "\n  hash_seed: %" PRIu64
            "\n  inline_slot_limit: %" PRIu32
-           "\n  inline_load_factor: %g\n  inline_order_array: %d\n",
+           "\n  inline_load_factor: %g\n  inline_order_array: %d"
+           "\n  inline_key_order: %d\n",
            options_.load_factor, options_.sparse_index_interval,
            options_.log_block_size, options_.hash_seed,
            options_.inline_slot_limit, options_.inline_load_factor,
-           options_.inline_order_array ? 1 : 0);
+           options_.inline_order_array ? 1 : 0,
+           options_.inline_key_order ? 1 : 0);
   return buf + ("  filter_policy: " + options_.filter_policy + "\n");
 }
 

@@ -188,8 +188,7 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     RecordTick(may ? BLOOM_FILTER_FULL_POSITIVE : BLOOM_FILTER_USEFUL);
     if (!may) return Status::OK();
   }
-  return GetHashed(ro, target, hash_(target.user_key, meta().hash_seed),
-                   get_context);
+  return GetHashed(ro, target, HashOf(target.user_key), get_context);
 }
 
 Status RobinHoodTableReader::GetHashed(const ReadOptions& ro,
@@ -293,9 +292,11 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
                               : BLOOM_FILTER_USEFUL);
       if (!may_match[n]) continue;
     }
-    hashes[n] = hash_(ExtractUserKey(it->ikey), meta().hash_seed);
+    const Slice user_key = ExtractUserKey(it->ikey);
+    hashes[n] = HashOf(user_key);
     if (inline_ != nullptr) {
-      inline_->PrefetchHome(hashes[n]);  // the whole lookup, for inline
+      // The whole lookup, for inline.
+      inline_->PrefetchHome(user_key, hashes[n]);
     } else {
       index_.PrefetchHome(hashes[n]);
     }

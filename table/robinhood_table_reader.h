@@ -81,6 +81,11 @@ class RobinHoodTableReader : public TableReader, private TableView {
   // batch to prefetch it; hashing again would be wasted work).
   Status GetHashed(const ReadOptions& ro, const ParsedInternalKey& target,
                    uint64_t hash, GetContext* get_context) const;
+  // The hash lookups of `user_key` need: none (0) in key-ordered slots.
+  uint64_t HashOf(const Slice& user_key) const {
+    if (inline_ != nullptr && inline_->key_ordered()) return 0;
+    return hash_(user_key, meta().hash_seed);
+  }
   // The file offset of log address `address` (the log's end past it).
   uint64_t FileOffsetOf(uint64_t address) const;
   void RecordTick(Tickers ticker) const {

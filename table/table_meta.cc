@@ -81,7 +81,9 @@ Status TableMeta::DecodeFrom(const Slice& input, uint64_t file_size,
   }
   footer_crc = u32();
 
-  if ((flags & ~kInlineLayout) != 0 || (flags != 0 && format_version < 2)) {
+  if ((flags & ~(kInlineLayout | kKeyOrderedSlots)) != 0 ||
+      (flags != 0 && format_version < 2) ||
+      (key_ordered() && (format_version < 4 || !is_inline()))) {
     return bad("unknown flags");
   }
   if (num_keys > num_entries) return bad("more distinct keys than entries");
@@ -123,13 +125,13 @@ Status TableMeta::DecodeFrom(const Slice& input, uint64_t file_size,
 }
 
 std::string EncodeFooter(const SectionHandle& metaindex,
-                         const SectionHandle& meta) {
+                         const SectionHandle& meta, uint32_t version) {
   std::string out;
   out.push_back(static_cast<char>(kCRC32c));
   PutVarint64Varint64(&out, metaindex.offset, metaindex.size);
   PutVarint64Varint64(&out, meta.offset, meta.size);
   out.resize(TableFooter::kPaddedHandles, '\0');
-  PutFixed32(&out, FooterVersionField(kFormatVersion));
+  PutFixed32(&out, FooterVersionField(version));
   PutFixed64(&out, kMagicNumber);
   return out;
 }

@@ -29,6 +29,8 @@ class SectionReader;
 // Fixed layout, all fields little-endian:
 //   format_version        fixed32
 //   flags                 fixed32   bit 0: kInlineLayout (version 2 on);
+//                                   bit 1: kKeyOrderedSlots (version 4
+//                                   on, inline files only);
 //                                   other bits reserved, 0
 //   hash_seed             fixed64
 //   num_entries           fixed64   entries in the log
@@ -53,6 +55,8 @@ class SectionReader;
 // a distinct key (num_keys = num_entries), `index` holds the slots and
 // `block_table` the inline directory.
 constexpr uint32_t kInlineLayout = 1;
+// Version 4 on, with kInlineLayout: the slots are in key order.
+constexpr uint32_t kKeyOrderedSlots = 2;
 
 struct TableMeta {
   uint32_t format_version = kFormatVersion;
@@ -86,6 +90,7 @@ struct TableMeta {
   }
 
   bool is_inline() const { return (flags & kInlineLayout) != 0; }
+  bool key_ordered() const { return (flags & kKeyOrderedSlots) != 0; }
   // The section handles in file (and encoding) order for this version.
   std::vector<const SectionHandle*> Sections() const;
 
@@ -118,7 +123,8 @@ struct TableFooter {
   static constexpr size_t kPaddedHandles = 41;  // up to format_version
 };
 std::string EncodeFooter(const SectionHandle& metaindex,
-                         const SectionHandle& meta);
+                         const SectionHandle& meta,
+                         uint32_t version = kFormatVersionWithoutKeyOrder);
 // False if `bytes` is not kFooterSize long, a handle does not decode, or
 // the padding is not zeros.
 bool DecodeFooter(const Slice& bytes, TableFooter* footer);

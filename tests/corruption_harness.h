@@ -119,13 +119,22 @@ inline Model MakeModel(int keys, uint64_t seed) {
 // Compacted puts only (sequence 0, as the bottommost level holds them),
 // short enough for the inline layout, a miss beside every fifth key, and
 // one range deletion: an inline file.
-inline Model MakeCompactedModel(int keys, uint64_t seed) {
+// With `spread`, the keys are "key" and 4 bytes spread evenly over their
+// range, which inline files place in key order (key_order_model.h).
+inline Model MakeCompactedModel(int keys, uint64_t seed, bool spread = false) {
   std::mt19937_64 rng(seed);
   Model m;
   for (int i = 0; i < keys; ++i) {
     char buf[16];
     snprintf(buf, sizeof(buf), "key%05d", i * 3);
-    const std::string uk = buf;
+    std::string uk = buf;
+    if (spread) {
+      // Increasing with i: 2^32 / keys apart, give or take a quarter.
+      const uint32_t x = static_cast<uint32_t>(
+          (static_cast<uint64_t>(i) << 32) / keys + rng() % ((uint64_t{1} << 30) / keys));
+      uk = "key";
+      for (int b = 3; b >= 0; --b) uk.push_back(static_cast<char>(x >> (8 * b)));
+    }
     std::string value(rng() % 21, 'x');
     for (auto& c : value) c = static_cast<char>('a' + rng() % 26);
     m.entries.emplace_back(IKey(uk, 0, kTypeValue), value);

@@ -95,9 +95,11 @@ uint64_t LogContentsStride(bool mmap) {
 // The file of a sweep: a log of many small blocks, with a Bloom filter, or
 // an inline file (every entry a compacted put) of a few pages of slots,
 // with or without an order array (without, the first iterator sorts the
-// slots).
-enum SweptFile { kLogFile, kInlineFile, kInlineFileSorted };
-const char* const kSweptFileNames[] = {"_log", "_inline", "_inline_sorted"};
+// slots), or with its slots in key order (its own order; a model of the
+// keys in the directory places them).
+enum SweptFile { kLogFile, kInlineFile, kInlineFileSorted, kInlineKeyOrder };
+const char* const kSweptFileNames[] = {"_log", "_inline", "_inline_sorted",
+                                       "_inline_keyorder"};
 
 class CorruptionSweep
     : public testing::TestWithParam<std::tuple<bool, SweptFile>> {};
@@ -107,15 +109,18 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
   const SweptFile kind = std::get<1>(GetParam());
   const bool inline_layout = kind != kLogFile;
   const Model model =
-      inline_layout ? MakeCompactedModel(300, 7) : MakeModel(200, 7);
+      inline_layout ? MakeCompactedModel(300, 7, kind == kInlineKeyOrder)
+                    : MakeModel(200, 7);
   TableFile file(std::string("sweep_") + (mmap ? "mmap" : "pread") +
                  kSweptFileNames[kind]);
   RobinHoodTableOptions options = SmallBlocks();
   options.inline_order_array = kind != kInlineFileSorted;
+  options.inline_key_order = kind == kInlineKeyOrder;
   if (kind == kLogFile) options.filter_policy = "bloomfilter:10";
   const std::string original = BuildModel(&file, model, options);
   const Layout layout = LayoutOf(&file);
   ASSERT_EQ(layout.meta.is_inline(), inline_layout);
+  ASSERT_EQ(layout.meta.key_ordered(), kind == kInlineKeyOrder);
   if (inline_layout) {
     ASSERT_GE(layout.meta.index.size, 2 * kInlinePageBytes);
   } else {
@@ -207,7 +212,8 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
 INSTANTIATE_TEST_SUITE_P(
     MmapOnOff, CorruptionSweep,
     testing::Combine(testing::Bool(),
-                     testing::Values(kLogFile, kInlineFile, kInlineFileSorted)),
+                     testing::Values(kLogFile, kInlineFile, kInlineFileSorted,
+                                     kInlineKeyOrder)),
     [](const testing::TestParamInfo<std::tuple<bool, SweptFile>>& info) {
       return std::string(std::get<0>(info.param) ? "mmap" : "pread") +
              kSweptFileNames[std::get<1>(info.param)];

@@ -145,11 +145,13 @@ TEST_P(TableCorruptionTest, BadFormatVersion) {
   // Plain small numbers (RocksDB's versions, and our version 1's field, 1,
   // which disagrees with the version 3 meta block), tagged ones naming no
   // version or one the meta block contradicts (2: a shorter meta block;
-  // 4: newer, but the version 3 meta block is intact), and noise.
-  static_assert(kFormatVersion == 3, "update the versions below");
+  // 4, the newest, and 5, newer still: the version 3 meta block of a file
+  // without key-ordered slots is intact), and noise.
+  static_assert(kFormatVersion == 4, "update the versions below");
+  static_assert(kFormatVersionWithoutKeyOrder == 3, "and this file's");
   for (uint32_t v : {0u, 1u, 2u, 3u, 5u, 6u, 0x101u, kFooterVersionTag,
                      kFooterVersionTag | 1, kFooterVersionTag | 2,
-                     kFooterVersionTag | 4,
+                     kFooterVersionTag | 4, kFooterVersionTag | 5,
                      kFooterVersionTag | 0x10002, 0xffffffffu}) {
     std::string bytes = original_;
     EncodeFixed32(&bytes[at], v);

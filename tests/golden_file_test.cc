@@ -4,7 +4,8 @@
 //
 // Regenerate (only when adding a format version, never for an existing
 // one):   RH_WRITE_GOLDEN=1 build/golden_file_test
-// which writes tests/golden/v<version>_<codec>.sst from the model.
+// which writes tests/golden/v<version>_<name>.sst of the newest version
+// from the model.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -85,12 +86,39 @@ Model GoldenInlineModel() {
   return m;
 }
 
+// Compacted puts of 6-byte keys spread evenly (a 2-byte prefix, then 4
+// bytes of a multiplicative hash of the index), values of varying length,
+// and a range deletion: an inline file with slots in key order (version 4).
+Model GoldenKeyOrderModel() {
+  Model m;
+  std::vector<std::string> keys;
+  for (uint32_t i = 0; i < 150; ++i) {
+    const uint32_t x = i * 2654435761u;
+    std::string k = "ko";
+    for (int b = 3; b >= 0; --b) k.push_back(static_cast<char>(x >> (8 * b)));
+    keys.push_back(k);
+  }
+  std::sort(keys.begin(), keys.end());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const std::string v(i % 13, static_cast<char>('a' + i % 26));
+    m.entries.emplace_back(IKey(keys[i], 0, kTypeValue), v);
+    m.queries.push_back(
+        Query{keys[i], kMaxSequenceNumber, GetContext::kFound, v});
+    m.queries.push_back(
+        Query{keys[i] + "x", kMaxSequenceNumber, GetContext::kNotFound, ""});
+  }
+  m.tombstones.emplace_back(IKey(keys[10], 9000, kTypeRangeDeletion),
+                            keys[12]);
+  return m;
+}
+
 struct Golden {
   uint32_t version;
   const char* name;
   CompressionType codec;
   bool inline_model = false;  // GoldenInlineModel, not GoldenModel
   const char* filter = "";    // filter_policy (version 3 on)
+  bool key_order = false;     // GoldenKeyOrderModel (version 4 on)
 };
 
 RobinHoodTableOptions GoldenOptions(const Golden& g) {
@@ -98,10 +126,13 @@ RobinHoodTableOptions GoldenOptions(const Golden& g) {
   o.log_block_size = 256;
   o.sparse_index_interval = 4;
   o.filter_policy = g.filter;
+  // Files of earlier versions were written before key order existed.
+  o.inline_key_order = g.key_order;
   return o;
 }
 
 Model ModelOf(const Golden& g) {
+  if (g.key_order) return GoldenKeyOrderModel();
   return g.inline_model ? GoldenInlineModel() : GoldenModel();
 }
 
@@ -129,6 +160,7 @@ TEST_P(GoldenFileTest, Reads) {
     Layout l = LayoutOf(&f);
     EXPECT_EQ(l.meta.format_version, g.version);
     EXPECT_EQ(l.meta.is_inline(), g.inline_model);
+    EXPECT_EQ(l.meta.key_ordered(), g.key_order);
     EXPECT_EQ(l.meta.filter.size != 0, *g.filter != '\0');
   }
   for (bool mmap : {false, true}) {
@@ -142,9 +174,10 @@ TEST_P(GoldenFileTest, Reads) {
   }
 }
 
-// Today's builder still writes the newest version byte for byte: a change
-// to what it writes is a format change, which needs a new version (and
-// file).
+// Today's builder still writes what it writes as the newest version (4,
+// key-ordered slots) and as version 3 (every other file) byte for byte: a
+// change to what it writes is a format change, which needs a new version
+// (and file).
 class GoldenBuilderTest : public GoldenFileTest {};
 
 TEST_P(GoldenBuilderTest, WritesTheSameBytes) {
@@ -185,7 +218,9 @@ INSTANTIATE_TEST_SUITE_P(
                     Golden{3, "inline", kNoCompression, true},
                     Golden{3, "bloom", kNoCompression, false, "bloomfilter:10"},
                     Golden{3, "inline_ribbon", kNoCompression, true,
-                           "ribbonfilter:10"}),
+                           "ribbonfilter:10"},
+                    Golden{4, "inline_keyorder", kNoCompression, true, "",
+                           true}),
     GoldenName);
 
 // The filters too: RocksDB's Bloom and Ribbon formats are persistent, and
@@ -193,13 +228,15 @@ INSTANTIATE_TEST_SUITE_P(
 // optimize_filters_for_memory on), so every host writes the same filter.
 INSTANTIATE_TEST_SUITE_P(
     Newest, GoldenBuilderTest,
-    testing::Values(Golden{kFormatVersion, "raw", kNoCompression},
-                    Golden{kFormatVersion, "snappy", kSnappyCompression},
-                    Golden{kFormatVersion, "inline", kNoCompression, true},
-                    Golden{kFormatVersion, "bloom", kNoCompression, false,
+    testing::Values(Golden{3, "raw", kNoCompression},
+                    Golden{3, "snappy", kSnappyCompression},
+                    Golden{3, "inline", kNoCompression, true},
+                    Golden{3, "bloom", kNoCompression, false,
                            "bloomfilter:10"},
-                    Golden{kFormatVersion, "inline_ribbon", kNoCompression,
-                           true, "ribbonfilter:10"}),
+                    Golden{3, "inline_ribbon", kNoCompression, true,
+                           "ribbonfilter:10"},
+                    Golden{kFormatVersion, "inline_keyorder", kNoCompression,
+                           true, "", true}),
     GoldenName);
 
 }  // namespace

@@ -199,7 +199,8 @@ TEST(TableFooterTest, RoundTripsAndRefusesDamage) {
   using robinhood::TableFooter;
   const SectionHandle metaindex{123456789, 321};
   const SectionHandle meta{123457115, 180};
-  const std::string bytes = robinhood::EncodeFooter(metaindex, meta);
+  const std::string bytes =
+      robinhood::EncodeFooter(metaindex, meta, robinhood::kFormatVersion);
   ASSERT_EQ(bytes.size(), robinhood::kFooterSize);
   TableFooter f;
   ASSERT_TRUE(robinhood::DecodeFooter(bytes, &f));

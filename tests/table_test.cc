@@ -180,6 +180,13 @@ void CheckIterator(TableReader* table, const Entries& model,
   }
 }
 
+enum KeyOrder {
+  kHashOrder,      // inline_key_order=false
+  kKeyOrder,       // true, and an inline file must have its slots in key order
+  kKeyOrderNone,   // true, and an inline file must not (keys crowd)
+  kKeyOrderEither  // true, and either is right
+};
+
 struct Param {
   const char* name;
   size_t keys;
@@ -204,6 +211,11 @@ struct Param {
   bool order_array = true;
   // filter_policy ("": no filter).
   const char* filter = "";
+  // inline_key_order, and what the file must then have (key_order_model.h).
+  KeyOrder key_order = kHashOrder;
+  // Keys alike in the 8 bytes key order goes by (two values of them), so
+  // key order would crowd them into two homes: the builder must refuse it.
+  bool crowded = false;
 };
 
 class TableRoundTrip
@@ -218,6 +230,10 @@ Entries MakeEntries(const Param& p, std::mt19937_64* rng) {
     for (auto& c : k) {
       c = p.binary ? static_cast<char>((*rng)() & 0xff)
                    : static_cast<char>('a' + (*rng)() % 26);
+    }
+    if (p.crowded) {
+      k[0] = (*rng)() % 2 ? 'a' : 'b';
+      for (size_t i = 1; i < 9; ++i) k[i] = '.';
     }
     if (keys.size() + 1 < p.keys || p.keys == 1) {
       keys[k] = 1 + static_cast<int>((*rng)() % p.versions);
@@ -262,6 +278,7 @@ TEST_P(TableRoundTrip, MatchesModel) {
   opts.log_block_size = p.block_size;
   opts.sparse_index_interval = p.interval;
   opts.inline_order_array = p.order_array;
+  opts.inline_key_order = p.key_order != kHashOrder;
   opts.filter_policy = p.filter;
   ASSERT_OK(h.Build(model, opts, p.hash, nullptr, p.compression));
   std::unique_ptr<TableReader> table;
@@ -281,7 +298,16 @@ TEST_P(TableRoundTrip, MatchesModel) {
     ASSERT_EQ(layout, p.layout);
   }
   if (view.inline_table() != nullptr) {
-    EXPECT_EQ(view.inline_table()->has_order_array(), p.order_array);
+    const bool key_ordered = view.inline_table()->key_ordered();
+    if (p.key_order == kHashOrder || p.key_order == kKeyOrderNone) {
+      EXPECT_FALSE(key_ordered);
+    } else if (p.key_order == kKeyOrder) {
+      EXPECT_TRUE(key_ordered);
+    }
+    // Slots in key order are their own order.
+    EXPECT_EQ(view.inline_table()->has_order_array(),
+              p.order_array && !key_ordered);
+    EXPECT_EQ(props->format_version, key_ordered ? 4u : 3u);
   }
   const BlockTable& blocks =
       static_cast<RobinHoodTableReader*>(table.get())->view().blocks();
@@ -396,6 +422,32 @@ const Param kParams[] = {
      "bloomfilter:10"},
     {"inline_bloom_until_the_last", 3000, 8, 8, 4, 4, 1, false, 0.85, 4096,
      16, &KeyHash, kNoCompression, true, "log", 100, true, "bloomfilter:10"},
+    // Slots in key order: random binary keys spread evenly, so the builder
+    // takes it; crowded keys it refuses (hash order, still inline); text
+    // keys may go either way.
+    {"inline_keyorder_cuckoo_like", 5000, 8, 8, 4, 4, 1, true, 0.85, 4096,
+     16, &KeyHash, kNoCompression, true, "inline", 0, true, "", kKeyOrder},
+    {"inline_keyorder_binary_varying", 3000, 1, 20, 0, 30, 1, true, 0.85,
+     4096, 16, &KeyHash, kNoCompression, true, "inline", 0, true, "",
+     kKeyOrder},
+    {"inline_keyorder_empty_values", 2000, 1, 12, 0, 0, 1, true, 0.85, 4096,
+     16, &KeyHash, kNoCompression, true, "inline", 0, true, "", kKeyOrder},
+    {"inline_keyorder_one_entry", 1, 8, 8, 4, 4, 1, false, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "inline", 0, true, "", kKeyOrder},
+    {"inline_keyorder_text", 3000, 1, 20, 0, 30, 1, false, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "inline", 0, true, "",
+     kKeyOrderEither},
+    {"inline_keyorder_crowded", 3000, 12, 20, 0, 30, 1, true, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "inline", 0, true, "", kKeyOrderNone,
+     true},
+    {"inline_keyorder_bloom", 3000, 8, 8, 4, 4, 1, true, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "inline", 0, true, "bloomfilter:10",
+     kKeyOrder},
+    {"inline_keyorder_until_the_last", 3000, 8, 8, 4, 4, 1, true, 0.85, 4096,
+     16, &KeyHash, kNoCompression, true, "log", 100, true, "", kKeyOrder},
+    // A hash that is all one value does not matter to key order.
+    {"inline_keyorder_all_one_hash", 200, 2, 10, 0, 30, 1, true, 0.85, 256, 4,
+     &ConstantHash, kNoCompression, true, "inline", 0, true, "", kKeyOrder},
 };
 
 INSTANTIATE_TEST_CASE_P(

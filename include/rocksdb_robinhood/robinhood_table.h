@@ -76,6 +76,15 @@ struct RobinHoodTableOptions {
   // sorts the keys, as CuckooTable's iterators do, and the table then
   // holds 4 bytes per entry in memory for as long as it is open.
   bool inline_order_array = true;
+  // Whether an inline file may place its slots in key order: a key's home
+  // is then an estimate of its rank from the key's bytes instead of a hash
+  // (needs the bytewise comparator). The builder takes key order only
+  // where its probe runs come out as short as hashing's (keys spread
+  // evenly enough over their range: counters, ids, random keys); the file
+  // then needs no order array (inline_order_array does not apply), and a
+  // Seek reads one run of slots, as a point lookup does. Such files are
+  // format version 4. false: hash order always.
+  bool inline_key_order = true;
 
   // A filter over each file's keys, built by RocksDB's own filter code and
   // named as BlockBasedTable's filter_policy is in option strings:

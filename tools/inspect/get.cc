@@ -20,7 +20,7 @@ using namespace ROCKSDB_NAMESPACE::robinhood;
 int Get(const Args& a, const TableFile& t) {
   const std::string& key = a.rest[0];
   const uint64_t hash = KeyHash(key, t.meta().hash_seed);
-  const uint64_t home = t.Home(hash);
+  const uint64_t home = t.Home(key, hash);
 
   Newest newest;
   Status s = t.FindNewest(key, &newest);

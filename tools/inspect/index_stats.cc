@@ -64,7 +64,7 @@ Status InlineIndexStats(const TableFile& t, uint64_t samples,
     Slice key, value;
     s = in.DecodeSlot(p, i, &key, &value);
     if (!s.ok()) return s;
-    const uint64_t home = in.Home(KeyHash(key, m.hash_seed));
+    const uint64_t home = in.Home(key, KeyHash(key, m.hash_seed));
     if (home > i || i - home != dist - 1) {
       return Status::Corruption(Format(
           "inline slots: slot %" PRIu64 " is not %u past its key's home", i,
@@ -83,7 +83,9 @@ Status InlineIndexStats(const TableFile& t, uint64_t samples,
   std::mt19937_64 rng(0x726820696e737063ULL);
   uint64_t total = 0;
   for (uint64_t n = 0; n < samples && m.num_keys > 0; ++n) {
-    const uint64_t home = in.Home(rng() & ~uint64_t{0xff});
+    const uint64_t home = in.key_ordered()
+                               ? rng() % geo.capacity
+                               : in.Home(Slice(), rng() & ~uint64_t{0xff});
     const uint64_t end =
         std::min<uint64_t>(geo.slots, home + geo.max_displacement + 1);
     uint64_t read = 0;

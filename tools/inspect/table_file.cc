@@ -99,8 +99,9 @@ const InlineTable* TableFile::inline_table() const {
 const FilterSection& TableFile::filter() const {
   return reader_->view().filter();
 }
-uint64_t TableFile::Home(uint64_t hash) const {
-  return inline_table() ? inline_table()->Home(hash) : hash_index().Home(hash);
+uint64_t TableFile::Home(const Slice& key, uint64_t hash) const {
+  return inline_table() ? inline_table()->Home(key, hash)
+                        : hash_index().Home(hash);
 }
 size_t TableFile::sparse_index_records() const {
   return reader_->view().sparse_index().size();

@@ -1,0 +1,218 @@
+// Unit tests of key-ordered homes (table/key_order_model.h) and of the
+// builder's choice between key and hash order (InlineEntryBuffer::
+// PlanKeyOrder): homes never go down as keys go up, whatever the key, the
+// encoding round-trips and refuses what would break that, and the plan
+// takes key order exactly when the keys spread evenly.
+#include "table/key_order_model.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "table/hash_index.h"
+#include "table/inline_entries.h"
+#include "util/coding.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+namespace {
+
+std::string BigEndian(uint64_t v) {
+  std::string s(8, '\0');
+  for (int i = 7; i >= 0; --i, v >>= 8) s[i] = static_cast<char>(v & 0xff);
+  return s;
+}
+
+KeyOrderModel FitTo(const std::vector<std::string>& keys, uint64_t capacity) {
+  KeyOrderModel m;
+  m.Fit(
+      keys.size(), [&](uint64_t i) { return Slice(keys[i]); }, capacity);
+  return m;
+}
+
+// Homes over `probes` in bytewise order never go down, and stay in range.
+void ExpectMonotone(const KeyOrderModel& m, std::vector<std::string> probes,
+                    uint64_t capacity) {
+  std::sort(probes.begin(), probes.end());
+  uint64_t last = 0;
+  for (const std::string& k : probes) {
+    const uint64_t h = m.Home(k);
+    ASSERT_LT(h, capacity) << Slice(k).ToString(true);
+    ASSERT_GE(h, last) << Slice(k).ToString(true);
+    last = h;
+  }
+}
+
+TEST(KeyOrderModelTest, HomesFollowKeyOrderForAnyKey) {
+  std::mt19937_64 rng(11);
+  // Keys sharing a 3-byte prefix, of varying lengths past it.
+  std::set<std::string> set;
+  while (set.size() < 5000) {
+    std::string k = "usr" + std::string(1 + rng() % 12, '\0');
+    for (size_t i = 3; i < k.size(); ++i) k[i] = static_cast<char>(rng());
+    set.insert(k);
+  }
+  const std::vector<std::string> keys(set.begin(), set.end());
+  const uint64_t capacity = IndexCapacity(keys.size(), 0.8);
+  const KeyOrderModel m = FitTo(keys, capacity);
+  EXPECT_EQ(m.prefix_len(), 3u);
+  // The file's keys, and keys it does not have: shorter, other prefixes,
+  // below and above it, empty, and every one-byte key.
+  std::vector<std::string> probes = keys;
+  for (int i = 0; i < 3000; ++i) {
+    std::string k(rng() % 14, '\0');
+    for (auto& c : k) c = static_cast<char>(rng());
+    probes.push_back(k);
+    probes.push_back("us" + k);
+    probes.push_back("usr" + k);
+    probes.push_back("usq" + k);
+    probes.push_back("uss" + k);
+  }
+  for (int c = 0; c < 256; ++c) probes.push_back(std::string(1, char(c)));
+  probes.push_back("");
+  probes.push_back("usr");
+  probes.push_back(std::string("usr\0", 4));
+  probes.push_back("usr" + std::string(20, '\xff'));
+  ExpectMonotone(m, probes, capacity);
+  EXPECT_EQ(m.Home(""), 0u);
+  EXPECT_EQ(m.Home("zzz"), capacity - 1);
+}
+
+TEST(KeyOrderModelTest, EvenKeysGetEvenHomes) {
+  // Counters: key i of n has home about i / n of the way through.
+  std::vector<std::string> keys;
+  const uint64_t n = 100000;
+  for (uint64_t i = 0; i < n; ++i) keys.push_back(BigEndian(1000 + 7 * i));
+  const uint64_t capacity = IndexCapacity(n, 0.8);
+  const KeyOrderModel m = FitTo(keys, capacity);
+  EXPECT_LE(m.buckets(), kMaxOrderBuckets);
+  for (uint64_t i = 0; i < n; i += 977) {
+    const double want = static_cast<double>(i) * capacity / n;
+    EXPECT_NEAR(static_cast<double>(m.Home(keys[i])), want, 2.0) << i;
+  }
+}
+
+TEST(KeyOrderModelTest, OneKeyAndEqualNumbers) {
+  // One key: every number the same; keys alike in their first 8 bytes past
+  // the prefix get one home.
+  const KeyOrderModel one = FitTo({"only"}, 1);
+  EXPECT_EQ(one.Home("only"), 0u);
+  EXPECT_EQ(one.Home("a"), 0u);
+  EXPECT_EQ(one.Home("z"), 0u);
+  // (The prefix first and last share is skipped: here there is none.)
+  const std::vector<std::string> alike = {"a1234567x", "a1234567y",
+                                          "a1234567z", "b"};
+  const KeyOrderModel m = FitTo(alike, 5);
+  EXPECT_EQ(m.prefix_len(), 0u);
+  EXPECT_EQ(m.Home(alike[0]), m.Home(alike[2]));
+  EXPECT_LT(m.Home(alike[2]), m.Home(alike[3]));
+  ExpectMonotone(m, {"a", "a1", "a1234567", "a1234567x", "a2", "b", "c"}, 5);
+}
+
+TEST(KeyOrderModelTest, EncodingRoundTripsAndRefusesBadModels) {
+  std::mt19937_64 rng(5);
+  std::set<std::string> set;
+  while (set.size() < 2000) set.insert("p/" + BigEndian(rng()));
+  const std::vector<std::string> keys(set.begin(), set.end());
+  const uint64_t capacity = IndexCapacity(keys.size(), 0.8);
+  const KeyOrderModel m = FitTo(keys, capacity);
+  std::string enc;
+  m.EncodeTo(&enc);
+  EXPECT_EQ(enc.size(), 20 + (m.buckets() + 1) * 4 + m.prefix_len());
+  enc += "rest";
+
+  KeyOrderModel d;
+  std::string why;
+  Slice in(enc);
+  ASSERT_TRUE(d.DecodeFrom(&in, capacity, 10, &why)) << why;
+  EXPECT_EQ(in.ToString(), "rest");
+  for (const std::string& k : keys) ASSERT_EQ(d.Home(k), m.Home(k));
+
+  auto refused = [&](std::string bytes, uint64_t cap, uint32_t width,
+                     const char* what) {
+    KeyOrderModel x;
+    std::string reason;
+    Slice s(bytes);
+    EXPECT_FALSE(x.DecodeFrom(&s, cap, width, &reason)) << what;
+    EXPECT_FALSE(reason.empty()) << what;
+  };
+  refused(enc, capacity + 1, 10, "last home is not the capacity");
+  refused(enc, capacity, 1, "prefix longer than any key");
+  refused(enc.substr(0, 19), capacity, 10, "header cut");
+  refused(enc.substr(0, enc.size() - 6), capacity, 10, "prefix cut");
+  std::string bad = enc;
+  EncodeFixed32(&bad[4], 64);
+  refused(bad, capacity, 10, "shift of 64");
+  bad = enc;
+  EncodeFixed32(&bad[8], 1);
+  refused(bad, capacity, 10, "one bucket");
+  bad = enc;
+  EncodeFixed32(&bad[8], kMaxOrderBuckets + 1);
+  refused(bad, capacity, 10, "too many buckets");
+  bad = enc;
+  EncodeFixed32(&bad[20 + 4 * 5], DecodeFixed32(&bad[20 + 4 * 6]) + 1);
+  refused(bad, capacity, 10, "homes go down");
+  bad = enc;
+  EncodeFixed32(&bad[20], 1);
+  refused(bad, capacity, 10, "first home not 0");
+  refused(enc, uint64_t{1} << 33, 10, "capacity beyond fixed32");
+}
+
+// The plan of an inline buffer over `keys` (sorted), in key order or not.
+bool PlansKeyOrder(const std::vector<std::string>& keys,
+                   IndexGeometry* geo = nullptr) {
+  InlineEntryBuffer buf(64);
+  for (const std::string& k : keys) buf.Add(k, "v", KeyHash(k, 0));
+  IndexGeometry g;
+  const bool ok = buf.PlanKeyOrder(0.8, &g);
+  EXPECT_EQ(ok, buf.key_order() != nullptr);
+  if (geo != nullptr) *geo = g;
+  return ok;
+}
+
+TEST(KeyOrderModelTest, PlanTakesEvenKeysAndRefusesCrowdedOnes) {
+  // 0.8 load: hashing averages 2 slots past home; key order may take 3.5.
+  EXPECT_DOUBLE_EQ(KeyOrderDisplacementLimit(0.8), 3.5);
+  std::mt19937_64 rng(3);
+  std::set<std::string> random_keys;
+  while (random_keys.size() < 20000) random_keys.insert(BigEndian(rng()));
+  IndexGeometry geo;
+  ASSERT_TRUE(PlansKeyOrder({random_keys.begin(), random_keys.end()}, &geo));
+  // Random keys place no worse than a hash (about 2 past home): better,
+  // as the buckets' counts even out the keys' chance clumps.
+  const double mean = static_cast<double>(geo.total_displacement) / geo.keys;
+  EXPECT_GT(mean, 0.0);
+  EXPECT_LT(mean, 2.0);
+  EXPECT_LE(geo.slots, geo.capacity + geo.max_displacement + 1);
+
+  std::vector<std::string> counters;
+  for (uint64_t i = 0; i < 20000; ++i) counters.push_back(BigEndian(i * 3));
+  ASSERT_TRUE(PlansKeyOrder(counters, &geo));
+  EXPECT_EQ(geo.max_displacement, 0u);  // evenly spaced: each at home
+
+  // Half the keys in one 1/4096th of the range: that bucket's homes crowd.
+  std::vector<std::string> crowded;
+  for (uint64_t i = 0; i < 10000; ++i) crowded.push_back(BigEndian(i));
+  for (uint64_t i = 1; i <= 10000; ++i) {
+    crowded.push_back(BigEndian(i * (~uint64_t{0} / 10001)));
+  }
+  std::sort(crowded.begin(), crowded.end());
+  EXPECT_FALSE(PlansKeyOrder(crowded));
+  // Keys alike in the 8 bytes that count (no prefix is shared, so those
+  // are the first 8): two homes for all of them.
+  std::vector<std::string> alike;
+  for (int i = 0; i < 300; ++i) {
+    char k[20];
+    snprintf(k, sizeof(k), "%c.......%06d", i < 150 ? 'a' : 'b', i);
+    alike.push_back(k);
+  }
+  EXPECT_FALSE(PlansKeyOrder(alike));
+}
+
+}  // namespace
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE
