@@ -63,6 +63,8 @@ DEFINE_string(robinhood_filter_policy, "",
               "RobinHoodTable filter_policy, e.g. bloomfilter:10 (empty: none)");
 DEFINE_bool(robinhood_inline_order_array, true,
             "RobinHoodTable inline_order_array (false: iterators sort)");
+DEFINE_bool(robinhood_inline_key_order, true,
+            "RobinHoodTable inline_key_order (false: hash order always)");
 DEFINE_int32(robinhood_sparse_index_interval, 16,
              "RobinHoodTable sparse_index_interval");
 DEFINE_int64(warmup_reads, 100000,

@@ -31,6 +31,7 @@ DECLARE_int32(robinhood_sparse_index_interval);
 DECLARE_int32(robinhood_inline_slot_limit);
 DECLARE_double(robinhood_inline_load_factor);
 DECLARE_bool(robinhood_inline_order_array);
+DECLARE_bool(robinhood_inline_key_order);
 DECLARE_string(robinhood_filter_policy);
 DECLARE_int64(warmup_reads);
 DECLARE_bool(keep_db);

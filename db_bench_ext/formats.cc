@@ -67,6 +67,7 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
           static_cast<uint32_t>(FLAGS_robinhood_inline_slot_limit);
       rh.inline_load_factor = FLAGS_robinhood_inline_load_factor;
       rh.inline_order_array = FLAGS_robinhood_inline_order_array;
+      rh.inline_key_order = FLAGS_robinhood_inline_key_order;
       rh.filter_policy = format.name == "robinhood_bloom"
                              ? "bloomfilter:" + std::to_string(FLAGS_bloom_bits)
                              : FLAGS_robinhood_filter_policy;
@@ -78,6 +79,7 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
         << " inline_slot_limit=" << rh.inline_slot_limit
         << " inline_load_factor=" << rh.inline_load_factor
         << " inline_order_array=" << rh.inline_order_array
+        << " inline_key_order=" << rh.inline_key_order
         << " filter_policy=" << (rh.filter_policy.empty() ? "none"
                                                            : rh.filter_policy)
         << " mmap_read=" << mmap_read;

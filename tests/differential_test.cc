@@ -240,6 +240,7 @@ class DifferentialTest : public testing::TestWithParam<bool> {
     rh_table_.inline_order_array = (rh_table_.hash_seed >> 7) & 1;
     const char* const filters[] = {"", "", "bloomfilter:10", "ribbonfilter:6"};
     rh_table_.filter_policy = filters[(rh_table_.hash_seed >> 8) & 3];
+    rh_table_.inline_key_order = ((rh_table_.hash_seed >> 10) & 3) != 0;
 
     rh_opts_ = base;
     rh_opts_.allow_mmap_reads = mmap();
@@ -257,6 +258,7 @@ class DifferentialTest : public testing::TestWithParam<bool> {
        << " inline_slot_limit=" << rh_table_.inline_slot_limit
        << " inline_load_factor=" << rh_table_.inline_load_factor
        << " inline_order_array=" << rh_table_.inline_order_array
+       << " inline_key_order=" << rh_table_.inline_key_order
        << " filter_policy=" << rh_table_.filter_policy;
     config_ = os.str();
     std::cout << config_ << std::endl;
@@ -902,6 +904,7 @@ class DifferentialTest : public testing::TestWithParam<bool> {
     if (!Failed()) DoReopen();
     if (!Failed()) CompareEverything("after the final reopen");
     if (!Failed()) BottomOfShortPuts();
+    if (!Failed()) BottomOfSpreadKeys();
   }
 
   // Every short key rewritten as a short put, every long one deleted, no
@@ -939,8 +942,102 @@ class DifferentialTest : public testing::TestWithParam<bool> {
     if (!Failed()) CompareEverything("on inline files, reopened");
   }
 
+  // Every pool key deleted, then puts of keys spread evenly over their
+  // range ("e" and 4 random bytes), and a full compaction: the bottom
+  // level is inline files whose slots are in key order, where
+  // inline_key_order allows. Then scans, Gets of every key and of keys
+  // just beside them, and Seeks and SeekForPrevs to keys, to their
+  // neighbours and to keys of every length around them, each followed by
+  // a few steps; and all of it again after a reopen.
+  void BottomOfSpreadKeys() {
+    Note("spread keys only, full compaction: key-ordered inline files");
+    for (size_t i = 0; i < pool_.size() && !Failed(); ++i) {
+      CheckWrite(rh_->Delete(WriteOptions(), pool_[i]),
+                 bbt_->Delete(WriteOptions(), pool_[i]));
+    }
+    std::vector<std::string> keys;
+    for (int i = 0; i < 3000; ++i) {
+      std::string k = "e";
+      for (int b = 0; b < 4; ++b) k.push_back(static_cast<char>(rng_()));
+      keys.push_back(k);
+    }
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    for (size_t i = 0; i < keys.size() && !Failed(); ++i) {
+      const std::string v = "e" + std::to_string(R(1000));
+      CheckWrite(rh_->Put(WriteOptions(), keys[i], v),
+                 bbt_->Put(WriteOptions(), keys[i], v));
+    }
+    if (Failed()) return;
+    CompactRangeOptions cro;
+    cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
+    CheckWrite(rh_->CompactRange(cro, nullptr, nullptr),
+               bbt_->CompactRange(cro, nullptr, nullptr));
+    TablePropertiesCollection props;
+    if (!Failed() && rh_->GetPropertiesOfAllTables(&props).ok()) {
+      for (const auto& p : props) {
+        key_ordered_files_ += p.second->format_version == 4;
+      }
+    }
+    for (int round = 0; round < 2 && !Failed(); ++round) {
+      const std::string label =
+          round == 0 ? "on spread keys" : "on spread keys, reopened";
+      if (round == 1) DoReopen();
+      if (!Failed()) CompareEverything(label);
+      if (!Failed()) CompareAround(keys, label);
+    }
+  }
+
+  void CompareAround(const std::vector<std::string>& keys,
+                     const std::string& label) {
+    ReadOptions ro;
+    ro.verify_checksums = true;
+    auto near = [&](size_t i) {
+      std::string t = keys[i];
+      switch (R(5)) {
+        case 0: return t;
+        case 1: return t + std::string(1, '\0');
+        case 2: t.back() = static_cast<char>(t.back() + 1); return t;
+        case 3: return t.substr(0, R(t.size() + 1));
+        default:
+          t.resize(R(8));
+          for (char& c : t) c = static_cast<char>(rng_());
+          return (R(2) ? "e" : "") + t;
+      }
+    };
+    for (size_t i = 0; i < keys.size() && !Failed(); ++i) {
+      const std::string t = i % 2 ? keys[i] : near(i);
+      std::string a, b;
+      Note("Get(" + P(t) + "), " + label);
+      Status sa = rh_->Get(ro, t, &a);
+      Status sb = bbt_->Get(ro, t, &b);
+      CompareResult("", sa, a, sb, b, t);
+    }
+    std::unique_ptr<Iterator> a(rh_->NewIterator(ro));
+    std::unique_ptr<Iterator> b(bbt_->NewIterator(ro));
+    for (int i = 0; i < 1000 && !Failed(); ++i) {
+      const std::string t = near(R(keys.size()));
+      Note("Seek(" + P(t) + ") and Nexts, " + label);
+      a->Seek(t);
+      b->Seek(t);
+      for (int s = 0; s < 3 && SameIter(a.get(), b.get()) && a->Valid(); ++s) {
+        a->Next();
+        b->Next();
+      }
+      if (Failed()) return;
+      Note("SeekForPrev(" + P(t) + ") and Prevs, " + label);
+      a->SeekForPrev(t);
+      b->SeekForPrev(t);
+      for (int s = 0; s < 3 && SameIter(a.get(), b.get()) && a->Valid(); ++s) {
+        a->Prev();
+        b->Prev();
+      }
+    }
+  }
+
   uint64_t seed_ = 0;
   size_t inline_files_ = 0;  // at the end, in BottomOfShortPuts
+  size_t key_ordered_files_ = 0;  // at the end, in BottomOfSpreadKeys
   std::mt19937_64 rng_;
   std::string config_;
   RobinHoodTableOptions rh_table_;
@@ -975,9 +1072,12 @@ TEST_P(DifferentialTest, RandomOperations) {
             << counter_->compactions << " compactions writing "
             << counter_->output_files << " files" << std::endl;
   ASSERT_TRUE(failure_.empty()) << failure_;
-  std::cout << "inline files at the end: " << inline_files_ << std::endl;
+  std::cout << "inline files at the end: " << inline_files_
+            << "; key-ordered files: " << key_ordered_files_ << std::endl;
   if (rh_table_.inline_slot_limit >= 64) {
     EXPECT_GT(inline_files_, 0u);
+    // Keys of 5 bytes, values of at most 4: they fit any slot limit.
+    EXPECT_EQ(key_ordered_files_ > 0, rh_table_.inline_key_order);
   }
   // The RobinHoodTable database really holds RobinHoodTable files.
   TablePropertiesCollection props;

@@ -261,6 +261,33 @@ run 0 scan "$RS" r002
 run 0 verify "$RS"
 has "^OK: "
 
+# --- an inline file with its slots in key order: its own order, homes from
+# a model of the keys; scans, FROM, get and stats go by it.
+K="$WORK/keyorder.sst"
+run 0 info "$K"
+has '^key order +the slots'"'"' own \(homes from the keys\)$'
+has '^key order model +[0-9]+ buckets of 2\^[0-9]+ numbers, past a 2-byte prefix$'
+has '^format version +4$'
+run 0 info "$K" --json
+json "d['inline']['key_ordered_slots'] and not d['inline']['order_array'] and d['inline']['key_order_prefix_bytes'] == 2"
+run 0 scan "$K" --json --hex
+json "[e['key']['hex'] for e in d['entries']] == ['6b6f%08x' % (i * 21474836 + 7) for i in range(200)]"
+run 0 scan "$K" --json --hex --limit 3 6b6f00000000
+json "[e['key']['hex'] for e in d['entries']] == ['6b6f%08x' % (i * 21474836 + 7) for i in range(3)]"
+run 0 scan "$K" --json --hex --limit 2 6b6f0147ae1b
+json "[e['key']['hex'] for e in d['entries']] == ['6b6f%08x' % (i * 21474836 + 7) for i in (1, 2)]"
+run 0 scan "$K" --json --hex --limit 2 6b6f0147ae1c
+json "[e['key']['hex'] for e in d['entries']] == ['6b6f%08x' % (i * 21474836 + 7) for i in (2, 3)]"
+run 0 scan "$K" --json --hex 6b6fff
+json "d['entries'] == []"
+run 0 get "$K" --hex 6b6f0147ae1b
+has '^newest +seq 0 PUT 7631$'
+run 1 get "$K" --hex 6b6f0147ae1c
+run 0 stats "$K" --json
+json "d['distinct_keys'] == 200"
+run 0 verify "$K"
+has "^OK: "
+
 # --- verify ---
 for f in "$F" "$V" "$R" "$WORK/ingested.sst" "$C"; do
   [[ -f "$f" ]] || continue

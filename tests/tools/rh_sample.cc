@@ -33,6 +33,9 @@
 //   reverse_sorted.sst  the same entries, written with
 //                   inline_order_array=false: readers sort them by the
 //                   file's comparator; and a Bloom filter
+//   keyorder.sst    SstFileWriter puts of 200 keys "ko" + 4 bytes spread
+//                   evenly (key i: big-endian i * 21474836 + 7), each ->
+//                   "v<i>": an inline file with its slots in key order
 //   blockbased.sst  one put (key "a") in RocksDB's default BlockBasedTable
 //                   format: an SST file that is not a RobinHoodTable file
 #include <algorithm>
@@ -127,6 +130,21 @@ Status WriteReverse(const std::string& path, bool order_array) {
     char key[8];
     snprintf(key, sizeof(key), "r%03d", i);
     s = writer.Put(key, std::string("value-") + key);
+  }
+  if (s.ok()) s = writer.Finish();
+  return s;
+}
+
+// Keys spread evenly over their range: an inline file in key order.
+Status WriteKeyOrder(const std::string& path) {
+  const EnvOptions env_options;
+  SstFileWriter writer(env_options, TableOptions(kNoCompression));
+  Status s = writer.Open(path);
+  for (uint32_t i = 0; s.ok() && i < 200; ++i) {
+    const uint32_t x = i * 21474836u + 7;
+    std::string key = "ko";
+    for (int b = 3; b >= 0; --b) key.push_back(static_cast<char>(x >> (8 * b)));
+    s = writer.Put(key, "v" + std::to_string(i));
   }
   if (s.ok()) s = writer.Finish();
   return s;
@@ -258,6 +276,9 @@ int main(int argc, char** argv) {
   s = WriteReverse(dir + "/reverse_sorted.sst", false);
   if (!s.ok()) return Fail(dir + "/reverse_sorted.sst", s);
   printf("wrote %s/reverse_sorted.sst\n", dir.c_str());
+  s = WriteKeyOrder(dir + "/keyorder.sst");
+  if (!s.ok()) return Fail(dir + "/keyorder.sst", s);
+  printf("wrote %s/keyorder.sst\n", dir.c_str());
 
   s = WriteVersions(dir, dir + "/versions.sst");
   if (!s.ok()) return Fail(dir + "/versions.sst", s);

@@ -160,9 +160,22 @@ int Info(const Args& a, const TableFile& t) {
     out.Field("pages", Uint(in->num_pages()));
     out.Field("page_slots", Uint(sh.page_slots()));
     out.Field("order_array", Bool(in->has_order_array()),
-              Row("key order", in->has_order_array()
+              Row("key order", in->key_ordered()
+                                   ? "the slots' own (homes from the keys)"
+                               : in->has_order_array()
                                    ? "stored (order array)"
                                    : "sorted by readers on first iteration"));
+    out.Field("key_ordered_slots", Bool(in->key_ordered()));
+    if (in->key_ordered()) {
+      const KeyOrderModel& km = in->key_order();
+      out.Field("key_order_prefix_bytes", Uint(km.prefix_len()),
+                Row("key order model",
+                    Format("%u buckets of 2^%u numbers, past a %zu-byte "
+                           "prefix",
+                           km.buckets(), km.shift(), km.prefix_len())));
+      out.Field("key_order_buckets", Uint(km.buckets()));
+      out.Field("key_order_bucket_shift", Uint(km.shift()));
+    }
     out.End();
   }
   {
