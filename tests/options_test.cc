@@ -57,6 +57,7 @@ void ExpectSameOptions(const RobinHoodTableOptions& want,
   EXPECT_EQ(got.inline_slot_limit, want.inline_slot_limit);
   EXPECT_DOUBLE_EQ(got.inline_load_factor, want.inline_load_factor);
   EXPECT_EQ(got.inline_order_array, want.inline_order_array);
+  EXPECT_EQ(got.inline_key_order, want.inline_key_order);
   EXPECT_EQ(got.filter_policy, want.filter_policy);
 }
 
@@ -69,6 +70,7 @@ RobinHoodTableOptions Custom() {
   o.inline_slot_limit = 40;
   o.inline_load_factor = 0.75;
   o.inline_order_array = false;
+  o.inline_key_order = false;
   o.filter_policy = "bloomfilter:10";
   return o;
 }
@@ -77,7 +79,7 @@ const char kCustomString[] =
     "table_factory={id=RobinHoodTable;load_factor=0.7;sparse_index_interval=8;"
     "log_block_size=8192;hash_seed=42;inline_slot_limit=40;"
     "inline_load_factor=0.75;inline_order_array=false;"
-    "filter_policy=bloomfilter:10}";
+    "inline_key_order=false;filter_policy=bloomfilter:10}";
 
 class RobinHoodOptionsTest : public testing::Test {
  protected:
@@ -157,6 +159,7 @@ TEST_F(RobinHoodOptionsTest, PrintableOptionsNameEveryOptionAndValue) {
       {"inline_slot_limit", {"40"}},
       {"inline_load_factor", {"0.75"}},
       {"inline_order_array", {"0", "false"}},
+      {"inline_key_order", {"0", "false"}},
       {"filter_policy", {"bloomfilter:10"}},
   };
   for (const auto& w : want) {
@@ -241,6 +244,7 @@ TEST_F(RobinHoodOptionsTest, BadValuesAreRefusedNamingTheOption) {
   ExpectRefused("inline_load_factor=0", "inline_load_factor");
   ExpectRefused("inline_load_factor=nan", "inline_load_factor");
   ExpectRefused("inline_order_array=maybe", "inline_order_array");
+  ExpectRefused("inline_key_order=2", "inline_key_order");
   // Names no policy; not a built-in one; builds no filter (under 0.5 bits
   // a key, and the read-only policy old OPTIONS files name).
   ExpectRefused("filter_policy=nosuchfilter:10", "filter_policy");
@@ -283,6 +287,7 @@ TEST_F(RobinHoodOptionsTest, BoundaryValuesAreAccepted) {
         "inline_slot_limit=2", "inline_slot_limit=513",
         "inline_load_factor=0.05", "inline_load_factor=0.95",
         "inline_order_array=true", "inline_order_array=false",
+        "inline_key_order=true", "inline_key_order=false",
         "filter_policy=", "filter_policy=bloomfilter:1",
         "filter_policy=ribbonfilter:20", "filter_policy=bloomfilter:100",
         "hash_seed=18446744073709551615"}) {
