@@ -57,8 +57,7 @@ void InlineEntryBuffer::Restride(uint32_t key_width, uint32_t value_width) {
   per_chunk_ = per_chunk;
 }
 
-void InlineEntryBuffer::Add(const Slice& key, const Slice& value,
-                            uint64_t hash) {
+void InlineEntryBuffer::Add(const Slice& key, const Slice& value) {
   if (count_ == 0) {
     first_key_size_ = key.size();
     first_value_size_ = value.size();
@@ -77,7 +76,6 @@ void InlineEntryBuffer::Add(const Slice& key, const Slice& value,
   memcpy(p + 1, key.data(), key.size());
   p[1 + key_width_] = static_cast<char>(value.size());
   memcpy(p + 2 + key_width_, value.data(), value.size());
-  index_.Add(hash, count_);
   ++count_;
 }
 
@@ -108,8 +106,14 @@ uint64_t InlineEntryBuffer::EstimatedFileBytes(double load_factor,
          count_ / kInlineSampleInterval * (key_width_ + 10);
 }
 
-bool InlineEntryBuffer::Plan(double load_factor, IndexGeometry* geometry) {
+bool InlineEntryBuffer::Plan(double load_factor, HashFunction hash,
+                             uint64_t seed, IndexGeometry* geometry) {
   key_ordered_ = false;
+  for (uint64_t i = index_.num_keys(); i < count_; ++i) {
+    Slice k, v;
+    Get(i, &k, &v);
+    index_.Add(hash(k, seed), i);
+  }
   geo_ = index_.Plan(load_factor);
   *geometry = geo_;
   return geo_.max_displacement <= kInlineMaxDisplacement;

@@ -9,9 +9,10 @@
 // hash would (key_order_model.h): the builder tries key order first.
 //
 // Memory: each entry at a fixed stride of 2 + longest key + longest value
-// (restrided when a longer one arrives), in chunks, plus the hash index
-// builder's 12 bytes an entry for the placement. The order array is made
-// by reordering those records in place, after the entries are gone.
+// (restrided when a longer one arrives), in chunks; for hash order, from
+// Finish on, the hash index builder's 12 bytes an entry for the placement.
+// The order array is made by reordering those records in place, after the
+// entries are gone.
 #pragma once
 
 #include <cstdint>
@@ -41,7 +42,7 @@ class InlineEntryBuffer {
   // Whether one more entry of these sizes keeps the file inline.
   bool Fits(size_t key_size, size_t value_size) const;
   // REQUIRES: Fits(key.size(), value.size()); keys arrive in order.
-  void Add(const Slice& key, const Slice& value, uint64_t hash);
+  void Add(const Slice& key, const Slice& value);
   uint64_t size() const { return count_; }
   // Entry `i` (< size()), in the order added.
   void Get(uint64_t i, Slice* key, Slice* value) const;
@@ -55,7 +56,10 @@ class InlineEntryBuffer {
   // Places the entries at `load_factor` in hash order: false if some entry
   // would sit more than kInlineMaxDisplacement slots past its home (the
   // file must then take the log layout; the entries are still here).
-  bool Plan(double load_factor, IndexGeometry* geometry);
+  // Keys are hashed (`hash` with `seed`) only here, so that a file in key
+  // order never holds their hashes.
+  bool Plan(double load_factor, HashFunction hash, uint64_t seed,
+            IndexGeometry* geometry);
   // Places the entries at `load_factor` in key order (key_order_model.h),
   // if that is as good as hashing: every entry within
   // kInlineMaxDisplacement of its home, and the mean displacement at most

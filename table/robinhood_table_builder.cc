@@ -163,8 +163,7 @@ void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
       if (inline_->size() % kInlineSampleInterval == 0) {
         sparse_.Add(key, inline_->size());
       }
-      inline_->Add(ikey.user_key, value,
-                   hash_(ikey.user_key, options_.hash_seed));
+      inline_->Add(ikey.user_key, value);
       if (inline_->size() % 4096 == 0) TrackMemory();
     } else {
       SpillInline();
@@ -315,7 +314,7 @@ Status RobinHoodTableBuilder::Finish() {
         options_.inline_key_order && IsBytewise(ucmp_) && inline_->size() > 0;
     if (inline_->size() > 0 &&
         ((key_order && inline_->PlanKeyOrder(load, &geo)) ||
-         inline_->Plan(load, &geo))) {
+         inline_->Plan(load, hash_, options_.hash_seed, &geo))) {
       TrackMemory();
       WriteInline(geo, &meta);
     } else {

@@ -166,7 +166,7 @@ TEST(KeyOrderModelTest, EncodingRoundTripsAndRefusesBadModels) {
 bool PlansKeyOrder(const std::vector<std::string>& keys,
                    IndexGeometry* geo = nullptr) {
   InlineEntryBuffer buf(64);
-  for (const std::string& k : keys) buf.Add(k, "v", KeyHash(k, 0));
+  for (const std::string& k : keys) buf.Add(k, "v");
   IndexGeometry g;
   const bool ok = buf.PlanKeyOrder(0.8, &g);
   EXPECT_EQ(ok, buf.key_order() != nullptr);

@@ -13,6 +13,8 @@
 //   interval1, dense            sparse_index_interval 1, load_factor 0.98
 //   bloom, inline-ribbon        with a filter (Bloom over a log, Ribbon
 //                               over inline slots)
+//   inline-keyorder             inline slots in key order (keys spread
+//                               evenly: version 4, a key order model)
 //   empty, rangedel-only        no point entries
 //   reverse                     ReverseBytewiseComparator
 //   ingested                    a file a DB ingested with write_global_seqno
@@ -193,6 +195,21 @@ Status WriteInline(const std::string& path, bool varying,
   return s;
 }
 
+// Puts of keys spread evenly over their range: inline slots in key order.
+Status WriteKeyOrder(const std::string& path) {
+  SstFileWriter writer(EnvOptions(),
+                       SstOptions(SmallBlocks(), kNoCompression));
+  Status s = writer.Open(path);
+  for (uint32_t i = 0; s.ok() && i < 60; ++i) {
+    const uint32_t x = i * 71582788u + (i * 7919u) % 1000u;
+    std::string key = "ko";
+    for (int b = 3; b >= 0; --b) key.push_back(static_cast<char>(x >> (8 * b)));
+    s = writer.Put(key, Value(static_cast<int>(i), i % 7));
+  }
+  if (s.ok()) s = writer.Finish();
+  return s;
+}
+
 Status WriteLongEntries(const std::string& path) {
   SstFileWriter writer(EnvOptions(),
                        SstOptions(SmallBlocks(), kNoCompression));
@@ -327,6 +344,8 @@ int main(int argc, char** argv) {
   failed += Check(dir + "/inline", WriteInline(dir + "/inline", false));
   failed += Check(dir + "/inline-varying",
                   WriteInline(dir + "/inline-varying", true));
+  failed += Check(dir + "/inline-keyorder",
+                  WriteKeyOrder(dir + "/inline-keyorder"));
   failed += Check(dir + "/reverse", WriteReverse(dir + "/reverse"));
   failed += Check(dir + "/ingested", WriteIngested(dir, dir + "/ingested"));
   return failed == 0 ? 0 : 1;
