@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -907,6 +908,22 @@ class DifferentialTest : public testing::TestWithParam<bool> {
     if (!Failed()) BottomOfSpreadKeys();
   }
 
+  // A full compaction of both databases into their bottom level; returns
+  // how many of RobinHoodTable's files then satisfy `kind`.
+  size_t CompactToBottom(
+      const std::function<bool(const TableProperties&)>& kind) {
+    CompactRangeOptions cro;
+    cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
+    CheckWrite(rh_->CompactRange(cro, nullptr, nullptr),
+               bbt_->CompactRange(cro, nullptr, nullptr));
+    size_t n = 0;
+    TablePropertiesCollection props;
+    if (!Failed() && rh_->GetPropertiesOfAllTables(&props).ok()) {
+      for (const auto& p : props) n += kind(*p.second);
+    }
+    return n;
+  }
+
   // Every short key rewritten as a short put, every long one deleted, no
   // snapshots, a full compaction: the bottom level is all compacted puts
   // that fit a slot, which RobinHoodTable writes as inline files. Then the
@@ -926,17 +943,10 @@ class DifferentialTest : public testing::TestWithParam<bool> {
       }
     }
     if (Failed()) return;
-    CompactRangeOptions cro;
-    cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
-    CheckWrite(rh_->CompactRange(cro, nullptr, nullptr),
-               bbt_->CompactRange(cro, nullptr, nullptr));
-    TablePropertiesCollection props;
-    if (!Failed() && rh_->GetPropertiesOfAllTables(&props).ok()) {
-      for (const auto& p : props) {
-        inline_files_ += p.second->user_collected_properties.at(
-                             RobinHoodTablePropertyNames::kLayout) == "inline";
-      }
-    }
+    inline_files_ += CompactToBottom([](const TableProperties& p) {
+      return p.user_collected_properties.at(
+                 RobinHoodTablePropertyNames::kLayout) == "inline";
+    });
     if (!Failed()) CompareEverything("on inline files");
     if (!Failed()) DoReopen();
     if (!Failed()) CompareEverything("on inline files, reopened");
@@ -969,16 +979,8 @@ class DifferentialTest : public testing::TestWithParam<bool> {
                  bbt_->Put(WriteOptions(), keys[i], v));
     }
     if (Failed()) return;
-    CompactRangeOptions cro;
-    cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
-    CheckWrite(rh_->CompactRange(cro, nullptr, nullptr),
-               bbt_->CompactRange(cro, nullptr, nullptr));
-    TablePropertiesCollection props;
-    if (!Failed() && rh_->GetPropertiesOfAllTables(&props).ok()) {
-      for (const auto& p : props) {
-        key_ordered_files_ += p.second->format_version == 4;
-      }
-    }
+    key_ordered_files_ += CompactToBottom(
+        [](const TableProperties& p) { return p.format_version == 4; });
     for (int round = 0; round < 2 && !Failed(); ++round) {
       const std::string label =
           round == 0 ? "on spread keys" : "on spread keys, reopened";
