@@ -256,8 +256,11 @@ Status InlineTable::Find(const Slice& user_key, uint64_t hash, bool verify,
   const uint64_t count = std::min<uint64_t>(geo_.max_displacement + uint64_t{1},
                                             geo_.slots - home);
   Slice run;
-  Status s = ReadRun(home, count, verify, buf, &run);
-  if (!s.ok()) return s;
+  Status s;
+  if (!MappedRun(home, count, verify, &run)) {
+    s = ReadRun(home, count, verify, buf, &run);
+    if (!s.ok()) return s;
+  }
   const char* p = run.data();
   const uint32_t kw = shape_.key_width;
   const uint32_t ka = shape_.key_at();
@@ -271,7 +274,15 @@ Status InlineTable::Find(const Slice& user_key, uint64_t hash, bool verify,
           memcmp(p + ka, user_key.data(), user_key.size()) != 0) {
         continue;
       }
-    } else if (user_key.size() != kw || memcmp(p + ka, user_key.data(), kw)) {
+    } else if (user_key.size() != kw) {
+      continue;
+    } else if (kw == 8) {
+      // The common 8-byte key in one compare, not a call to memcmp.
+      uint64_t a, b;
+      memcpy(&a, p + ka, 8);
+      memcpy(&b, user_key.data(), 8);
+      if (a != b) continue;
+    } else if (memcmp(p + ka, user_key.data(), kw) != 0) {
       continue;
     }
     Slice k;

@@ -178,6 +178,25 @@ class InlineTable {
                                   std::memory_order_relaxed);
   }
   Status VerifyPage(uint64_t page, const char* bytes) const;
+  // ReadRun's common case, inline for Find: with mmap, a run (in range)
+  // that lies in one page already checked, or with no check asked for.
+  // False where ReadRun must do the work.
+  bool MappedRun(uint64_t first, uint64_t count, bool verify,
+                 Slice* run) const {
+    if (!file_->mmap()) return false;
+    if (verify) {
+      // One division: the run's last page is its first when the run ends
+      // within that page.
+      const uint64_t page = first / page_slots_;
+      if (first - page * page_slots_ + count > page_slots_ ||
+          !IsVerified(page)) {
+        return false;
+      }
+    }
+    *run = Slice(file_->mapping().data() + slots_offset_ + first * width_,
+                 count * width_);
+    return true;
+  }
   // The order array's entry `position` (REQUIRES: an order array, and
   // position < num_keys_), unchecked against the slot count.
   uint64_t OrderEntry(uint64_t position) const;
