@@ -1,6 +1,6 @@
 // Collects every repetition's results and prints them: db_bench-style
 // result lines as phases finish, then per-workload tables of medians with
-// each format's ratio to RobinHoodTable, the targets, and JSON/CSV
+// each format's ratio to RobinHoodTable, the project's targets, and JSON/CSV
 // for machines.
 #pragma once
 

@@ -1,6 +1,11 @@
 // The demo: opens a DB configured by an options string naming
 // RobinHoodTable, loads a built-in data set, compacts it, reads it back and
 // prints what it did. Exits 1 if any read is wrong.
+//
+//   rh_demo [DIR]   DIR must not exist: the demo removes what it made, and
+//                   nothing else (default /tmp/robinhood_demo_<pid>)
+#include <sys/stat.h>
+
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -39,9 +44,27 @@ int Fail(const char* what, const Status& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
+    const bool help = argc == 2 && (std::string(argv[1]) == "--help" ||
+                                    std::string(argv[1]) == "-h");
+    fprintf(help ? stdout : stderr,
+            "usage: rh_demo [DIR]\n"
+            "  Loads %d keys into a new RocksDB at DIR (which must not exist;\n"
+            "  default /tmp/robinhood_demo_<pid>) with RobinHoodTable as its\n"
+            "  table factory, compacts, reads them back, then removes DIR.\n",
+            kKeys);
+    return help ? 0 : 2;
+  }
   RegisterRobinHoodTableDefault();
   const std::string path =
       argc > 1 ? argv[1] : "/tmp/robinhood_demo_" + std::to_string(getpid());
+  // The demo destroys its DB at both ends: never one it did not make.
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0) {
+    fprintf(stderr, "demo: %s exists; give a path that does not\n",
+            path.c_str());
+    return 2;
+  }
   const std::string config = "table_factory={id=RobinHoodTable}";
 
   ConfigOptions cfg;
