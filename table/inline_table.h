@@ -1,9 +1,10 @@
-// The inline layout (format version 2, meta block flag kInlineLayout): a
+// The inline layout (format version 2 on, meta block flag kInlineLayout): a
 // file whose every entry is a compacted put (sequence 0, kTypeValue: the
 // bottommost compaction's output, SstFileWriter's files) small enough for a
 // slot has no log. The Robin Hood table's slots hold the entries themselves,
-// in hash order, so a lookup reads one run of adjacent slots, usually one
-// cache line, and nothing else.
+// in hash order or, where the keys allow it, in key order (format version 4,
+// below), so a lookup reads one run of adjacent slots, usually one cache
+// line, and nothing else.
 //
 // Slots section (the meta block's `index` handle): `index_slots` slots of W
 // bytes each, W = 1 + [1] + key_width + [1] + value_width:
@@ -13,12 +14,13 @@
 //   +------+--------+-------------------+--------+---------------------+
 // dist 0 is an empty slot (all its bytes zero); otherwise the entry lies
 // dist - 1 slots past its home (at most kInlineMaxDisplacement). The length
-// bytes are there only if the file's keys (values) vary in length. Homes and
-// order are the hash index's (hash_index.h): KeyHash with the file's seed,
-// home = (hash * C) >> 64 for C home slots, slots in hash order, overflow
-// slots after the C home slots, no wrap-around. The section's trailer covers
-// every slot; readers check the slots a page at a time instead, with the
-// page checksums of the directory, the first time they read a page.
+// bytes are there only if the file's keys (values) vary in length. In hash
+// order, homes and order are the hash index's (hash_index.h): KeyHash with
+// the file's seed, home = (hash * C) >> 64 for C home slots, slots in hash
+// order, overflow slots after the C home slots, no wrap-around. The
+// section's trailer covers every slot; readers check the slots a page at a
+// time instead, with the page checksums of the directory, the first time
+// they read a page.
 //
 // Directory section (the meta block's `block_table` handle):
 //   fixed32 key_width      the longest user key, bytes (0..255)
@@ -45,8 +47,9 @@
 // before it.
 //
 // Sparse index section: every kInlineSampleInterval-th entry in key order
-// (and the last), with its position in the order array as its "address"
-// (sparse_index.h); Seek binary-searches it, then the order array.
+// (and the last), with its position in key order as its "address"
+// (sparse_index.h). In hash order Seek binary-searches it, then the order
+// array; in key order the samples serve ApproximateOffsetOf.
 #pragma once
 
 #include <atomic>
