@@ -1,8 +1,9 @@
 // What random reads of a large file mapping cost on this machine: the bound
 // under a hash-ordered inline file's scans (docs/benchmarks.md, "Scans:
 // seekrandom"; output in docs/bench/2026-11-24-access-cost.txt). In such a
-// file Seek's search inside a sample interval reads slots one after another (each address needs the
-// previous key), and each Next reads one more slot at random. Per operation,
+// file Seek's search inside a sample interval reads slots one after another
+// (each address needs the previous key), and each Next reads one more slot
+// at random. Per operation,
 // the shape of a Seek plus 10 Nexts at 10M keys:
 //   chain:   18 dependent reads, each address from the previous read's byte;
 //   overlap: 7 dependent reads, then 11 whose addresses are known up front,
