@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds a second RocksDB host the way production hosts are built: RocksDB
 # 9.11.2 from Debian's source package (unstable), release (NDEBUG, -O2,
-# PORTABLE), static library only, RTTI on, snappy, db_bench, ldb and
-# sst_dump, with this repository in tree as plugin/robinhood. Installs it
+# PORTABLE), static library only, RTTI on, snappy, lz4 and zstd, db_bench,
+# db_stress, ldb and sst_dump, with this repository in tree as
+# plugin/robinhood. Installs it
 # into .deps/rocksdb-9.11.2/install. Idempotent: the source is fetched once
 # and the build folder kept, so a second run only recompiles what changed in
 # our sources (a few seconds when nothing did).
@@ -19,7 +20,7 @@ prefix=$root/$base/install
 if [ "${1:-}" = "--print" ]; then echo "$prefix"; exit 0; fi
 
 tools/setup.sh >/dev/null
-packages=(ninja-build libgflags-dev libsnappy-dev)
+packages=(ninja-build libgflags-dev libsnappy-dev liblz4-dev libzstd-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -81,21 +82,24 @@ ln -sfn "$root" "$src/plugin/robinhood"
 # --- Release build ---
 build=$base/build
 # RocksDB's CMake reads the plugin's source list (robinhood.mk) when it
-# configures: configure again when that list changed since.
-if [ ! -f "$build/build.ninja" ] || [ "$root/robinhood.mk" -nt "$build/build.ninja" ]; then
-  cmake -S "$src" -B "$build" -G Ninja \
-    -DCMAKE_BUILD_TYPE=Release -DPORTABLE=1 \
-    -DROCKSDB_BUILD_SHARED=OFF -DUSE_RTTI=ON \
-    -DWITH_SNAPPY=ON -DWITH_LZ4=OFF -DWITH_ZLIB=OFF -DWITH_ZSTD=OFF -DWITH_BZ2=OFF \
-    -DWITH_GFLAGS=ON -DWITH_LIBURING=OFF -DWITH_JEMALLOC=OFF \
-    -DWITH_TESTS=OFF -DWITH_ALL_TESTS=OFF -DWITH_BENCHMARK_TOOLS=ON \
-    -DWITH_CORE_TOOLS=ON -DWITH_TOOLS=OFF -DWITH_TRACE_TOOLS=OFF \
-    -DWITH_EXAMPLES=OFF -DWITH_JNI=OFF \
-    -DROCKSDB_PLUGINS=robinhood \
-    -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
+# configures: configure again when that list or these arguments changed.
+config=(-DCMAKE_BUILD_TYPE=Release -DPORTABLE=1
+  -DROCKSDB_BUILD_SHARED=OFF -DUSE_RTTI=ON
+  -DWITH_SNAPPY=ON -DWITH_LZ4=ON -DWITH_ZLIB=OFF -DWITH_ZSTD=ON -DWITH_BZ2=OFF
+  -DWITH_GFLAGS=ON -DWITH_LIBURING=OFF -DWITH_JEMALLOC=OFF
+  -DWITH_TESTS=OFF -DWITH_ALL_TESTS=OFF -DWITH_BENCHMARK_TOOLS=ON
+  -DWITH_CORE_TOOLS=ON -DWITH_TOOLS=ON -DWITH_TRACE_TOOLS=OFF
+  -DWITH_EXAMPLES=OFF -DWITH_JNI=OFF
+  -DROCKSDB_PLUGINS=robinhood
+  -DCMAKE_INSTALL_PREFIX="$prefix")
+stamp=$build/.robinhood-config
+if [ ! -f "$build/build.ninja" ] || [ "$root/robinhood.mk" -nt "$build/build.ninja" ] ||
+   [ "$(cat "$stamp" 2>/dev/null)" != "${config[*]}" ]; then
+  cmake -S "$src" -B "$build" -G Ninja "${config[@]}" >/dev/null
+  echo "${config[*]}" > "$stamp"
 fi
-cmake --build "$build" -j"$(nproc)" --target rocksdb db_bench sst_dump ldb
+cmake --build "$build" -j"$(nproc)" --target rocksdb db_bench db_stress sst_dump ldb
 cmake --install "$build" >/dev/null
 mkdir -p "$prefix/bin"
-cp -f "$build/db_bench" "$build/tools/sst_dump" "$build/tools/ldb" "$prefix/bin/"
+cp -f "$build/db_bench" "$build/db_stress_tool/db_stress" "$build/tools/sst_dump" "$build/tools/ldb" "$prefix/bin/"
 echo "build_host: RocksDB $version (release, plugin in tree): $prefix"

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# A crash test of RobinHoodTable with RocksDB's own db_stress, as
+# db_crashtest.py's blackbox mode runs it: db_stress writes, reads, flushes,
+# compacts and ingests with every kind of operation at once, and is killed
+# with SIGKILL at a random moment; the next round reopens the same DB and
+# first checks every key against the expected state db_stress keeps on
+# disk (a write in flight when the kill came may have landed or not,
+# nothing else may differ), then goes on until its own kill. Each round
+# takes the table options of another layout (key order, hash order, no
+# order array, the log, a filter) and turns mmap on or off, so files
+# written under one set of options are read, compacted and verified under
+# the others. A last round runs to its end and verifies again.
+#
+#   tools/crash_test.sh [ROUNDS] [--out=DIR] [--min=S] [--max=S]
+#
+# ROUNDS of kills (default 10), each after between --min and --max seconds
+# (default 4 and 12). The DB, expected state and logs stay under OUT
+# (default /tmp/rh_crash) when a round fails; the exit status says.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rounds=10 out=/tmp/rh_crash min=4 max=12
+for arg in "$@"; do
+  case "$arg" in
+    --out=*) out="${arg#*=}" ;;
+    --min=*) min="${arg#*=}" ;;
+    --max=*) max="${arg#*=}" ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -*) echo "crash_test: unknown option $arg" >&2; exit 2 ;;
+    *) rounds=$arg ;;
+  esac
+done
+for v in "$rounds" "$min" "$max"; do
+  [[ "$v" =~ ^[0-9]+$ ]] || { echo "crash_test: not a number: $v" >&2; exit 2; }
+done
+[ "$min" -ge 1 ] && [ "$max" -ge "$min" ] ||
+  { echo "crash_test: need 1 <= --min <= --max (got $min, $max)" >&2; exit 2; }
+
+. tools/stress_common.sh
+stress_find_tools
+
+# Round r takes variant r mod 6: mmap | compression | table options.
+variants=(
+  "allow_mmap_reads=true;compression=kNoCompression|"
+  "allow_mmap_reads=false;compression=kSnappyCompression|inline_key_order=false"
+  "allow_mmap_reads=true;compression=kZSTD|inline_slot_limit=0"
+  "allow_mmap_reads=false;compression=kLZ4Compression|inline_key_order=false;inline_order_array=false"
+  "allow_mmap_reads=true;compression=kSnappyCompression|filter_policy=bloomfilter:10"
+  "allow_mmap_reads=false;compression=kNoCompression|"
+)
+
+rm -rf "$out"
+db=$out/db expected=$out/expected
+mkdir -p "$expected"
+echo "crash_test: db_stress $DB_STRESS; $rounds kills after ${min}-${max} s; out $out"
+seed=$(( $(date +%s) % 100000 ))
+start=$SECONDS
+verified=0
+
+# run ROUND OPS: one db_stress process on the shared DB; its log is
+# $out/round-ROUND.log.
+run() {
+  local round=$1 ops=$2 variant
+  variant=${variants[$(( round % ${#variants[@]} ))]}
+  stress_options_file "$out/OPTIONS" "${variant%%|*}" "${variant#*|}"
+  # Line-buffered, so what it printed before a SIGKILL is in its log.
+  # shellcheck disable=SC2086
+  stdbuf -oL -eL "$DB_STRESS" --options_file="$out/OPTIONS" --db="$db" --expected_values_dir="$expected" \
+    --destroy_db_initially=$(( round == 1 ? 1 : 0 )) --seed=$(( seed + round )) \
+    --ops_per_thread="$ops" $STRESS_COMMON $MIX_MIXED --reopen=0 \
+    --use_multiget=$(( round % 2 )) --use_merge=$(( round / 2 % 2 )) \
+    > "$out/round-$round.log" 2>&1
+}
+
+fail() {
+  echo "FAIL round $1: $2; kept $out" >&2
+  grep -m8 -iE "error|fail|corrupt|mismatch|verification" "$out/round-$1.log" | sed 's/^/     /' >&2 || true
+  exit 1
+}
+
+for (( round = 1; round <= rounds; round++ )); do
+  t0=$SECONDS
+  run "$round" 100000000 &
+  pid=$!
+  wait_s=$(( min + RANDOM % (max - min + 1) ))
+  for (( s = 0; s < wait_s; s++ )); do
+    sleep 1
+    kill -0 "$pid" 2>/dev/null || break
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -KILL "$pid"
+    wait "$pid" 2>/dev/null || true
+  else
+    # It stopped before its kill: only a failure does that.
+    rc=0
+    wait "$pid" || rc=$?
+    fail "$round" "db_stress exited by itself with status $rc"
+  fi
+  # A killed process cannot report a failed verification by its exit
+  # status: its log does.
+  if grep -qiE "verification failed|corruption|error" "$out/round-$round.log"; then
+    fail "$round" "db_stress reported a failure before its kill"
+  fi
+  if [ "$round" -eq 1 ]; then
+    state="new DB"
+  elif grep -q "Crash-recovery verification passed" "$out/round-$round.log"; then
+    state="reopened, every key verified"
+    verified=$(( verified + 1 ))
+  else
+    state="killed before its verification had finished"
+  fi
+  printf 'killed round %-3d after %2d s  %s\n' "$round" $(( SECONDS - t0 )) "$state"
+done
+
+round=$(( rounds + 1 ))
+t0=$SECONDS
+run "$round" 20000 || fail "$round" "the last round (verify, operate, verify) failed"
+grep -q "Crash-recovery verification passed" "$out/round-$round.log" ||
+  fail "$round" "the last round did not verify the reopened DB"
+verified=$(( verified + 1 ))
+printf 'last round %-5d %3d s  ran to its end, verified  %s\n' "$round" $(( SECONDS - t0 )) "$(stress_layouts "$db")"
+echo "crash_test: $rounds kills, $verified reopens verified against the expected state, in $(( SECONDS - start )) s; no failure"
+rm -rf "$out"
