@@ -327,8 +327,9 @@ void RobinHoodTableReader::Prepare(const Slice& internal_key) {
   if (internal_key.size() < kNumInternalBytes) return;
   const Slice user_key(internal_key.data(),
                        internal_key.size() - kNumInternalBytes);
-  // No filter probe: the Get that follows probes it anyway, and a second
-  // probe is a second cache miss, where a wasted prefetch costs no wait.
+  // No filter probe: the Get that follows probes it anyway, so a probe
+  // here would add a cache miss to every key, where a key the filter rules
+  // out only wastes one prefetch.
   PrefetchHome(user_key, HashOf(user_key));
 }
 

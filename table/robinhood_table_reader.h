@@ -88,7 +88,7 @@ class RobinHoodTableReader : public TableReader, private TableView {
   Status GetHashed(const ReadOptions& ro, const ParsedInternalKey& target,
                    uint64_t hash, GetContext* get_context) const;
   // Prefetches the home of `user_key` (hash `hash`): the hash index's
-  // slot, or with mmap the inline run. Reads nothing.
+  // slot, or with mmap the inline run. Reads nothing of the file.
   void PrefetchHome(const Slice& user_key, uint64_t hash) const {
     if (inline_ != nullptr) {
       inline_->PrefetchHome(user_key, hash);
