@@ -12,11 +12,11 @@
 #   vector: db_bench's default, the std::vector MultiGet, on the DB opened
 #     read-write. RocksDB 7.8 serves it one Get at a time (Version::Get);
 #     tables see Prepare only for level-0 files, and after the fill's
-#     compaction there are none. RocksDB 8 and later route it to the
-#     batched MultiGet.
+#     compaction there are none. RocksDB 9.11 routes it to the batched
+#     MultiGet.
 #   vector ro: the same with --readonly=1. The fill's compaction leaves all
 #     files in one level, so RocksDB opens the DB as its compacted DB, whose
-#     MultiGet (the std::vector one in 7.8, every one from 8 on) calls each
+#     MultiGet (the std::vector one in 7.8, every one in 9.11) calls each
 #     table's Prepare for the whole batch, then Get key by key. The script
 #     counts the levels holding files (ldb manifest_dump) and says when a
 #     DB would not open that way.
