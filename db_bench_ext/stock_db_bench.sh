@@ -6,9 +6,20 @@
 # librocksdb_robinhood.so plus an OPTIONS file naming table_factory
 # RobinHoodTable), and prints readrandom and multireadrandom (batches of 50)
 # side by side, formats interleaved run by run, with each format's SST bytes.
-# multireadrandom runs with --multiread_batched=1: without it db_bench calls
-# the std::vector MultiGet, which RocksDB serves one Get at a time, so no
-# table ever sees a batch.
+# multireadrandom runs three ways, each in its own column:
+#   batched: --multiread_batched=1, the PinnableSlice MultiGet, on the DB
+#     opened read-write: a batch reaches each table's MultiGet.
+#   vector: db_bench's default, the std::vector MultiGet, on the DB opened
+#     read-write. RocksDB 7.8 serves it one Get at a time (Version::Get);
+#     tables see Prepare only for level-0 files, and after the fill's
+#     compaction there are none. RocksDB 9.11 routes it to the batched
+#     MultiGet.
+#   vector ro: the same with --readonly=1. The fill's compaction leaves all
+#     files in one level, so RocksDB opens the DB as its compacted DB, whose
+#     MultiGet (the std::vector one in 7.8, every one in 9.11) calls each
+#     table's Prepare for the whole batch, then Get key by key. The script
+#     counts the levels holding files (ldb manifest_dump) and says when a
+#     DB would not open that way.
 # Each read run is one db_bench process that runs its benchmark twice and
 # reports the second (--warmup=0: once): a fresh process starts with cold
 # page tables and, for RobinHoodTable, pages not yet checksummed (each is
@@ -43,7 +54,7 @@ for arg in "$@"; do
     --db_bench=*) db_bench="${arg#*=}" ;;
     --robinhood_options=*) rh_options="${arg#*=}" ;;
     --warmup=*) warmup="${arg#*=}" ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
     -*) echo "unknown option $arg" >&2; exit 2 ;;
     *) so="$arg" ;;
   esac
@@ -113,7 +124,14 @@ else
   echo "db_bench: $db_bench ($(dpkg-query -W -f='${Version}' rocksdb-tools 2>/dev/null || echo '?'))"
 fi
 [[ -n "$rh_options" ]] && echo "RobinHoodTable options: $rh_options"
-echo "workload $workload: $num keys of $key_size bytes, $value_size-byte values; readrandom and multireadrandom (batch 50) x$reps, $reads reads each, formats interleaved$([[ $warmup == 1 ]] && echo ", each after a warm-up run in the same process")"
+echo "workload $workload: $num keys of $key_size bytes, $value_size-byte values; readrandom and multireadrandom (batch 50: batched, vector, vector on the DB opened read-only) x$reps, $reads reads each, formats interleaved$([[ $warmup == 1 ]] && echo ", each after a warm-up run in the same process")"
+ldb=$(command -v "$(dirname "$db_bench")/ldb" || command -v ldb || true)
+# How many levels hold files (ldb reads the MANIFEST only, no table).
+levels_of() {
+  [[ -n "$ldb" ]] || return 0
+  "$ldb" --db="$1" manifest_dump 2>/dev/null |
+    awk '/^--- level/ {l = $3} /^ [0-9]+:/ && !(l in seen) {seen[l] = 1; n++} END {print n + 0}'
+}
 IFS=, read -r -a fmts <<< "$formats"
 ok_fmts=()
 for fmt in "${fmts[@]}"; do
@@ -135,28 +153,40 @@ for fmt in "${fmts[@]}"; do
   sync  # no writeback of the fill under the reads
   used=$(sed -nE 's/^ *table_factory=(.*)/\1/p' "$dir"/OPTIONS-* 2>/dev/null | tail -1)
   bytes[$fmt]=$(cat "$dir"/*.sst | wc -c)
-  echo "-- $fmt: table_factory=$used, SST bytes ${bytes[$fmt]}" >&2
+  # A read-only open is the compacted DB only with every file in one level
+  # (and max_open_files=-1, which every format here sets).
+  levels=$(levels_of "$dir")
+  echo "-- $fmt: table_factory=$used, SST bytes ${bytes[$fmt]}, files in ${levels:-?} level(s)" >&2
+  [[ "$levels" == 1 ]] ||
+    echo "$fmt: files in ${levels:-an unknown number of} levels: 'vector ro' is not the compacted DB" >&2
   ok_fmts+=("$fmt")
 done
 
-# One read phase of one format; prints its ops/sec.
+# One read phase of one format; prints its ops/sec. Phases: readrandom,
+# multireadrandom (batched), multiread_vector, multiread_vector_ro.
 read_phase() {
-  local fmt=$1 bench=$2 out="$log/$1.$2.$3" runs=$2
+  local fmt=$1 phase=$2 out="$log/$1.$2.$3" bench=$2 extra=(--multiread_batched=1)
+  case "$phase" in
+    multiread_vector) bench=multireadrandom extra=(--multiread_batched=0) ;;
+    multiread_vector_ro) bench=multireadrandom extra=(--multiread_batched=0 --readonly=1) ;;
+  esac
+  local runs=$bench
   [[ $warmup == 1 ]] && runs="$bench,$bench"
   # shellcheck disable=SC2086
   env ${preof[$fmt]:-} "$db_bench" "${common[@]}" ${flagsof[$fmt]} --db="$db/$fmt" \
-    --use_existing_db=1 --reads="$reads" --batch_size=50 --multiread_batched=1 \
+    --use_existing_db=1 --reads="$reads" --batch_size=50 "${extra[@]}" \
     --benchmarks="$runs" > "$out" 2>&1 ||
-    { echo "$fmt: $bench failed, see $out" >&2; return 0; }
+    { echo "$fmt: $phase failed, see $out" >&2; return 0; }
   tr '\r' '\n' < "$out" | sed -nE "s/^$bench +:.* ([0-9]+) ops\/sec.*/\1/p" | tail -1
 }
+phases=(readrandom multireadrandom multiread_vector multiread_vector_ro)
 declare -A runs
-for bench in readrandom multireadrandom; do
+for phase in "${phases[@]}"; do
   for ((r = 1; r <= reps; r++)); do
     for fmt in "${ok_fmts[@]}"; do
-      v=$(read_phase "$fmt" "$bench" "$r")
-      echo "   $bench run $r $fmt: ${v:-failed} ops/sec" >&2
-      runs[$bench.$fmt]="${runs[$bench.$fmt]:-} $v"
+      v=$(read_phase "$fmt" "$phase" "$r")
+      echo "   $phase run $r $fmt: ${v:-failed} ops/sec" >&2
+      runs[$phase.$fmt]="${runs[$phase.$fmt]:-} $v"
     done
   done
 done
@@ -164,15 +194,19 @@ median_of() { tr ' ' '\n' <<< "$1" | grep -E '^[0-9]+$' | sort -n | awk '{a[NR]=
 
 echo
 echo "stock db_bench, workload $workload, $num keys, medians of $reps (formats interleaved):"
-printf '%-10s %14s %10s %16s %10s %14s %10s\n' format "readrandom" "rh/fmt" "multireadrandom" "rh/fmt" "SST bytes" "fmt/rh"
-for bench in readrandom multireadrandom; do declare "rh_$bench=$(median_of "${runs[$bench.robinhood]:-}")"; done
+echo "multireadrandom: batched (--multiread_batched=1), vector (db_bench's default), vector ro (--readonly=1: the compacted DB)"
+printf '%-10s %12s %7s %12s %7s %12s %7s %12s %7s %12s %7s\n' format readrandom rh/fmt \
+  "batched" rh/fmt "vector" rh/fmt "vector ro" rh/fmt "SST bytes" fmt/rh
+for phase in "${phases[@]}"; do declare "rh_$phase=$(median_of "${runs[$phase.robinhood]:-}")"; done
+ratio() { [[ -n "$1" && -n "$2" ]] && awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2fx", a/b}' || echo -; }
 for fmt in "${fmts[@]}"; do
-  rr=$(median_of "${runs[readrandom.$fmt]:-}")
-  mr=$(median_of "${runs[multireadrandom.$fmt]:-}")
-  r1=- r2=- r3=-
-  [[ -n "$rr" && -n "$rh_readrandom" ]] && r1=$(awk -v a="$rh_readrandom" -v b="$rr" 'BEGIN{printf "%.2fx", a/b}')
-  [[ -n "$mr" && -n "$rh_multireadrandom" ]] && r2=$(awk -v a="$rh_multireadrandom" -v b="$mr" 'BEGIN{printf "%.2fx", a/b}')
-  [[ -n "${bytes[$fmt]:-}" && -n "${bytes[robinhood]:-}" ]] && r3=$(awk -v a="${bytes[$fmt]}" -v b="${bytes[robinhood]}" 'BEGIN{printf "%.2fx", a/b}')
-  printf '%-10s %14s %10s %16s %10s %14s %10s\n' "$fmt" "${rr:-failed}" "$r1" "${mr:-failed}" "$r2" "${bytes[$fmt]:-?}" "$r3"
+  cols=()
+  for phase in "${phases[@]}"; do
+    m=$(median_of "${runs[$phase.$fmt]:-}")
+    rh_var="rh_$phase"
+    cols+=("${m:-failed}" "$(ratio "${!rh_var}" "$m")")
+  done
+  printf '%-10s %12s %7s %12s %7s %12s %7s %12s %7s %12s %7s\n' "$fmt" "${cols[@]}" \
+    "${bytes[$fmt]:-?}" "$(ratio "${bytes[$fmt]:-}" "${bytes[robinhood]:-}")"
 done
 for fmt in "${fmts[@]}"; do rm -rf "${db:?}/$fmt"; done

@@ -227,7 +227,9 @@ Status InlineTable::DecodeSlot(const char* p, uint64_t slot, Slice* key,
 }
 
 void InlineTable::PrefetchHome(const Slice& user_key, uint64_t hash) const {
-  if (!file_->mmap()) return;
+  // Without mmap a lookup reads the run into a buffer; a key wider than
+  // the slots is answered without reading them (Find).
+  if (!file_->mmap() || user_key.size() > shape_.key_width) return;
   const uint64_t home = Home(user_key, hash);
   if (home >= geo_.slots) return;
   const char* p = file_->mapping().data() + slots_offset_ + home * width_;

@@ -294,12 +294,7 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
     }
     const Slice user_key = ExtractUserKey(it->ikey);
     hashes[n] = HashOf(user_key);
-    if (inline_ != nullptr) {
-      // The whole lookup, for inline.
-      inline_->PrefetchHome(user_key, hashes[n]);
-    } else {
-      index_.PrefetchHome(hashes[n]);
-    }
+    PrefetchHome(user_key, hashes[n]);
   }
   if (mmap() && inline_ == nullptr) {
     for (size_t i = 0; i < n; ++i) {
@@ -324,6 +319,18 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
       *it->s = GetHashed(ro, target, hashes[i], it->get_context);
     }
   }
+}
+
+void RobinHoodTableReader::Prepare(const Slice& internal_key) {
+  // Hosts pass what they will pass Get, but a key too short to carry the
+  // sequence and type names nothing here (ExtractUserKey would assert).
+  if (internal_key.size() < kNumInternalBytes) return;
+  const Slice user_key(internal_key.data(),
+                       internal_key.size() - kNumInternalBytes);
+  // No filter probe: the Get that follows probes it anyway, so a probe
+  // here would add a cache miss to every key, where a key the filter rules
+  // out only wastes one prefetch.
+  PrefetchHome(user_key, HashOf(user_key));
 }
 
 InternalIterator* RobinHoodTableReader::NewIterator(

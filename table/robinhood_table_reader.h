@@ -56,6 +56,12 @@ class RobinHoodTableReader : public TableReader, private TableView {
   void MultiGet(const ReadOptions& ro, const MultiGetContext::Range* range,
                 const SliceTransform* prefix_extractor,
                 bool skip_filters = false) override;
+  // Brings in what a Get of `internal_key` reads first, so that a host
+  // which calls Prepare for a whole batch before its Gets (CompactedDBImpl's
+  // MultiGet; Version's for level-0 files) overlaps their cache misses.
+  // Never reads the file: a key of any length, or one this file lacks,
+  // costs a hash and a prefetch hint.
+  void Prepare(const Slice& internal_key) override;
   uint64_t ApproximateOffsetOf(RH_APPROXIMATE_READ_OPTIONS const Slice& key,
                                TableReaderCaller caller) override;
   uint64_t ApproximateSize(RH_APPROXIMATE_READ_OPTIONS const Slice& start,
@@ -81,6 +87,15 @@ class RobinHoodTableReader : public TableReader, private TableView {
   // batch to prefetch it; hashing again would be wasted work).
   Status GetHashed(const ReadOptions& ro, const ParsedInternalKey& target,
                    uint64_t hash, GetContext* get_context) const;
+  // Prefetches the home of `user_key` (hash `hash`): the hash index's
+  // slot, or with mmap the inline run. Reads nothing of the file.
+  void PrefetchHome(const Slice& user_key, uint64_t hash) const {
+    if (inline_ != nullptr) {
+      inline_->PrefetchHome(user_key, hash);
+    } else {
+      index_.PrefetchHome(hash);
+    }
+  }
   // The hash lookups of `user_key` need: none (0) in key-ordered slots.
   uint64_t HashOf(const Slice& user_key) const {
     if (inline_ != nullptr && inline_->key_ordered()) return 0;

@@ -9,6 +9,7 @@
 // explicitly, so the versions a test talks about really live in our SST files.
 #include <gtest/gtest.h>
 
+#include "rocksdb/sst_file_writer.h"
 #include "rocksdb/statistics.h"
 #include "tests/db_harness.h"
 
@@ -532,6 +533,289 @@ TEST_P(RobinHoodDBTest, FlippedByteNeverGivesAWrongAnswer) {
   ASSERT_OK(Open());
   VERIFY("original bytes restored");
 }
+
+// Every MultiGet overload answers as Get does, on a database opened read
+// only with all its files in one level (RocksDB opens it as its compacted
+// DB, whose MultiGet calls each reader's Prepare for the whole batch, then
+// Get key by key) and on a read-write one with a level-0 file (whose
+// lookups call Prepare on it first). Both layouts, mmap on and off, with
+// keys present, absent, deleted, and of lengths no file holds. Prepare
+// only hints the cache, so what can go wrong is an answer (a hash or key
+// carried from Prepare to the wrong Get) or a read out of bounds.
+class MultiGetPrepareTest
+    : public testing::TestWithParam<std::tuple<bool, bool>> {
+ protected:
+  bool mmap() const { return std::get<0>(GetParam()); }
+  bool inline_layout() const { return std::get<1>(GetParam()); }
+  const char* layout() const { return inline_layout() ? "inline" : "log"; }
+
+  void SetUp() override {
+    const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = info->name();
+    for (char& c : name) {
+      if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+    }
+    dbname_ = test_util::TempPath("multiget_prepare", name);
+    RobinHoodTableOptions rh;
+    // 0 keeps every file in the log layout.
+    rh.inline_slot_limit = inline_layout() ? 64 : 0;
+    options_.table_factory.reset(NewRobinHoodTableFactory(rh));
+    options_.create_if_missing = true;
+    options_.disable_auto_compactions = true;
+    options_.allow_mmap_reads = mmap();
+    // What RocksDB needs to open the compacted DB (and no merge operator).
+    options_.max_open_files = -1;
+    ASSERT_OK(DestroyDB(dbname_, options_));
+  }
+  void TearDown() override {
+    db_.reset();
+    EXPECT_OK(DestroyDB(dbname_, options_));
+  }
+
+  Status OpenReadOnly() {
+    db_.reset();
+    DB* raw = nullptr;
+    Status s = DB::OpenForReadOnly(options_, dbname_, &raw);
+    db_.reset(raw);
+    return s;
+  }
+
+  // The read-only open took the compacted path: its writes say so (the
+  // message is the only public trace of which implementation opened).
+  void ExpectCompactedDB() {
+    Status s = db_->Put(WriteOptions(), "x", "y");
+    ASSERT_TRUE(s.IsNotSupported()) << s.ToString();
+    ASSERT_NE(s.ToString().find("compacted db"), std::string::npos)
+        << "opened read only, but not as a compacted DB: " << s.ToString();
+  }
+
+  void ExpectLayout(const char* want) {
+    TablePropertiesCollection props;
+    ASSERT_OK(db_->GetPropertiesOfAllTables(&props));
+    ASSERT_FALSE(props.empty());
+    for (const auto& p : props) {
+      const auto& user = p.second->user_collected_properties;
+      auto it = user.find(RobinHoodTablePropertyNames::kLayout);
+      ASSERT_TRUE(it != user.end()) << p.first;
+      EXPECT_EQ(it->second, want) << p.first;
+    }
+  }
+
+  std::string ValueOf(int i, int version) const {
+    // Inline slots are at most 64 bytes: 1 + 9-byte key + value.
+    std::string v = "v" + std::to_string(i) + "." + std::to_string(version);
+    if (!inline_layout()) v.append(static_cast<size_t>(i % 97), 'x');
+    return v;
+  }
+
+  std::vector<std::string> Probes() const {
+    std::vector<std::string> p;
+    for (int i = 0; i < 960; i++) p.push_back(Key(i));
+    // Lengths no file holds (wider than any inline slot's key, shorter than
+    // an internal key's trailer), and keys before and after every file.
+    p.push_back("");
+    p.push_back("k");
+    p.push_back("key");
+    p.push_back(Key(5) + std::string(1, '\0'));
+    p.push_back(std::string(300, 'k'));
+    p.push_back(Key(7) + std::string(200, '\xff'));
+    p.push_back("a");
+    p.push_back("zzz");
+    p.push_back("\xff\xff\xff\xff\xff\xff\xff\xff\xff");
+    return p;
+  }
+
+  // Checks Get against `model`, then every MultiGet overload against Get,
+  // over the probes in batches of 50 (db_bench's), 33 (past RocksDB's
+  // internal batch of 32), 1, and all at once, each with a key repeated;
+  // sorted ones are passed as sorted.
+  void VerifyAll(const Model& model, const std::string& label) {
+    SCOPED_TRACE(label);
+    ReadOptions ro;
+    ro.verify_checksums = true;
+    const std::vector<std::string> probes = Probes();
+    std::map<std::string, std::pair<Status, std::string>> want;
+    for (const auto& k : probes) {
+      std::string v;
+      Status s = db_->Get(ro, k, &v);
+      auto m = model.find(k);
+      if (m == model.end()) {
+        ASSERT_TRUE(s.IsNotFound()) << "Get " << P(k) << ": " << s.ToString();
+      } else {
+        ASSERT_TRUE(s.ok()) << "Get " << P(k) << ": " << s.ToString();
+        ASSERT_EQ(v, m->second) << "Get " << P(k);
+      }
+      want[k] = {s, v};
+    }
+    std::vector<std::string> shuffled = probes;
+    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(11));
+    for (size_t batch : {size_t{50}, size_t{33}, size_t{1}, probes.size()}) {
+      for (size_t start = 0; start < probes.size(); start += batch) {
+        const size_t end = std::min(probes.size(), start + batch);
+        std::vector<std::string> unsorted(shuffled.begin() + start,
+                                          shuffled.begin() + end);
+        // The repeat in the middle: a batch that ends with its first key
+        // would hide a Get that reuses the last Prepare's work.
+        unsorted.insert(unsorted.begin() + unsorted.size() / 2,
+                        unsorted.front());
+        std::vector<std::string> sorted = unsorted;
+        std::sort(sorted.begin(), sorted.end());
+        ASSERT_NO_FATAL_FAILURE(VerifyBatch(ro, want, unsorted, false));
+        ASSERT_NO_FATAL_FAILURE(VerifyBatch(ro, want, sorted, true));
+      }
+    }
+  }
+
+  using Want = std::map<std::string, std::pair<Status, std::string>>;
+
+  static void Expect(const Want& want, const std::string& key,
+                     const Status& s, const Slice& value, const char* how) {
+    const auto& w = want.at(key);
+    if (w.first.ok()) {
+      EXPECT_TRUE(s.ok() && value == w.second)
+          << how << " " << P(key) << ": Get found " << P(w.second) << ", "
+          << how << " " << s.ToString() << " " << P(value);
+    } else {
+      EXPECT_TRUE(s.IsNotFound())
+          << how << " " << P(key) << ": Get NotFound, got " << s.ToString()
+          << " " << P(value);
+    }
+  }
+
+  void VerifyBatch(const ReadOptions& ro, const Want& want,
+                   const std::vector<std::string>& batch, bool sorted) {
+    const size_t n = batch.size();
+    std::vector<Slice> keys(batch.begin(), batch.end());
+    ColumnFamilyHandle* cf = db_->DefaultColumnFamily();
+    std::vector<ColumnFamilyHandle*> cfs(n, cf);
+    // The std::vector overloads (no sorted_input).
+    if (!sorted) {
+      for (int how = 0; how < 4; how++) {
+        std::vector<std::string> values, timestamps;
+        std::vector<Status> st;
+        switch (how) {
+          case 0: st = db_->MultiGet(ro, keys, &values); break;
+          case 1: st = db_->MultiGet(ro, cfs, keys, &values); break;
+          case 2: st = db_->MultiGet(ro, keys, &values, &timestamps); break;
+          default: st = db_->MultiGet(ro, cfs, keys, &values, &timestamps);
+        }
+        ASSERT_EQ(st.size(), n);
+        ASSERT_EQ(values.size(), n);
+        static const char* const kNames[] = {
+            "MultiGet(vector)", "MultiGet(vector, cfs)",
+            "MultiGet(vector, timestamps)", "MultiGet(vector, cfs, timestamps)"};
+        for (size_t i = 0; i < n; i++) {
+          Expect(want, batch[i], st[i], values[i], kNames[how]);
+        }
+      }
+    }
+    // The PinnableSlice overloads, one column family or an array of them.
+    for (int how = 0; how < 4; how++) {
+      std::vector<PinnableSlice> values(n);
+      std::vector<std::string> timestamps(n);
+      std::vector<Status> st(n);
+      switch (how) {
+        case 0:
+          db_->MultiGet(ro, cf, n, keys.data(), values.data(), st.data(),
+                        sorted);
+          break;
+        case 1:
+          db_->MultiGet(ro, cf, n, keys.data(), values.data(),
+                        timestamps.data(), st.data(), sorted);
+          break;
+        case 2:
+          db_->MultiGet(ro, n, cfs.data(), keys.data(), values.data(),
+                        st.data(), sorted);
+          break;
+        default:
+          db_->MultiGet(ro, n, cfs.data(), keys.data(), values.data(),
+                        timestamps.data(), st.data(), sorted);
+      }
+      static const char* const kNames[] = {
+          "MultiGet(batched)", "MultiGet(batched, timestamps)",
+          "MultiGet(batched, cfs)", "MultiGet(batched, cfs, timestamps)"};
+      for (size_t i = 0; i < n; i++) {
+        Expect(want, batch[i], st[i], values[i], kNames[how]);
+      }
+    }
+    ASSERT_FALSE(HasFailure()) << (sorted ? "sorted" : "unsorted")
+                               << " batch of " << n;
+  }
+
+  std::string dbname_;
+  Options options_;
+  std::unique_ptr<DB> db_;
+};
+
+TEST_P(MultiGetPrepareTest, EveryMultiGetAnswersAsGet) {
+  // Three files with disjoint key ranges, ingested into an empty DB: all in
+  // the last level. Every third key is never written; in the log layout
+  // every fifth written key is a tombstone.
+  Model model;
+  std::vector<std::string> files;
+  for (int f = 0; f < 3; f++) {
+    const std::string file = dbname_ + "_ingest" + std::to_string(f) + ".sst";
+    SstFileWriter writer(EnvOptions(), options_);
+    ASSERT_OK(writer.Open(file));
+    for (int i = f * 300; i < f * 300 + 300; i++) {
+      if (i % 3 == 2) continue;
+      if (!inline_layout() && i % 5 == 0) {
+        ASSERT_OK(writer.Delete(Key(i)));
+      } else {
+        ASSERT_OK(writer.Put(Key(i), ValueOf(i, 0)));
+        model[Key(i)] = ValueOf(i, 0);
+      }
+    }
+    ASSERT_OK(writer.Finish());
+    files.push_back(file);
+  }
+  ASSERT_OK(test_util::OpenDB(options_, dbname_, &db_));
+  ASSERT_OK(db_->IngestExternalFile(files, IngestExternalFileOptions()));
+  for (const auto& f : files) Env::Default()->DeleteFile(f);
+  ASSERT_NO_FATAL_FAILURE(ExpectLayout(layout()));
+  ASSERT_NO_FATAL_FAILURE(VerifyAll(model, "read-write, ingested"));
+
+  ASSERT_OK(OpenReadOnly());
+  ASSERT_NO_FATAL_FAILURE(ExpectCompactedDB());
+  ASSERT_NO_FATAL_FAILURE(VerifyAll(model, "compacted DB, ingested"));
+
+  // A level-0 file over them: new versions and deletes of present keys.
+  db_.reset();
+  ASSERT_OK(test_util::OpenDB(options_, dbname_, &db_));
+  for (int i = 0; i < 900; i += 7) {
+    ASSERT_OK(db_->Put(WriteOptions(), Key(i), ValueOf(i, 1)));
+    model[Key(i)] = ValueOf(i, 1);
+  }
+  for (int i = 1; i < 900; i += 11) {
+    ASSERT_OK(db_->Delete(WriteOptions(), Key(i)));
+    model.erase(Key(i));
+  }
+  ASSERT_OK(db_->Flush(FlushOptions()));
+  int level0 = 0;
+  std::vector<LiveFileMetaData> meta;
+  db_->GetLiveFilesMetaData(&meta);
+  for (const auto& m : meta) level0 += m.level == 0;
+  ASSERT_EQ(level0, 1);
+  ASSERT_NO_FATAL_FAILURE(VerifyAll(model, "read-write, level 0 over ingested"));
+
+  // Compacted into one level again: the deletes are gone from the files.
+  CompactRangeOptions cro;
+  cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
+  ASSERT_OK(db_->CompactRange(cro, nullptr, nullptr));
+  ASSERT_NO_FATAL_FAILURE(ExpectLayout(layout()));
+  ASSERT_NO_FATAL_FAILURE(VerifyAll(model, "read-write, compacted"));
+  ASSERT_OK(OpenReadOnly());
+  ASSERT_NO_FATAL_FAILURE(ExpectCompactedDB());
+  ASSERT_NO_FATAL_FAILURE(VerifyAll(model, "compacted DB, compacted"));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    MmapAndLayouts, MultiGetPrepareTest,
+    testing::Combine(testing::Bool(), testing::Bool()),
+    [](const testing::TestParamInfo<std::tuple<bool, bool>>& info) {
+      return std::string(std::get<0>(info.param) ? "mmap" : "pread") + "_" +
+             (std::get<1>(info.param) ? "inline" : "log");
+    });
 
 INSTANTIATE_DB_TESTS();
 
