@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "table/robinhood_format.h"
 #include "table/table_view.h"
 #include "util/coding.h"
 
@@ -9,10 +10,10 @@ namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
 InlineTableIterator::InlineTableIterator(const TableView* table,
-                                         const ReadOptions& ro,
+                                         const ReadOptions& /*ro*/,
                                          bool whole_file)
     : table_(table),
-      verify_(ro.verify_checksums),
+      verify_(kVerifyReads),
       whole_file_(whole_file),
       key_ordered_(table->inline_table()->key_ordered()),
       packed_(PackSequenceAndType(table->Surfaced(0), kTypeValue)),

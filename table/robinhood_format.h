@@ -83,6 +83,15 @@ inline uint32_t VersionOfFooterField(uint32_t field) {
 }
 
 constexpr size_t kTrailerSize = 1 + 4;  // type byte + masked crc32c
+
+// Whether reads check the checksums of the log blocks and pages of slots
+// they take from the file: always, whatever ReadOptions::verify_checksums
+// says. Unchecked, a damaged raw block or page answers wrongly (db_stress,
+// which reads with verify_checksums=false, read a flipped bit as a value),
+// and no option may buy a wrong answer. With mmap a block or page is
+// checked on its first read and then trusted, so it costs once; without
+// mmap a lookup reads and checks its whole block or page.
+constexpr bool kVerifyReads = true;
 // RocksDB's compressed-block framing (a varint32 of the uncompressed size
 // before the codec's data, where the codec lacks one), as in block-based
 // tables of format_version >= 2.

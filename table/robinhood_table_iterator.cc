@@ -18,9 +18,9 @@ constexpr int kLoadsBeforeReadahead = 2;
 }  // namespace
 
 RobinHoodTableIterator::RobinHoodTableIterator(
-    const TableView* table, const ReadOptions& ro, size_t readahead)
+    const TableView* table, const ReadOptions& /*ro*/, size_t readahead)
     : table_(table),
-      verify_(ro.verify_checksums),
+      verify_(kVerifyReads),
       block_(kNoBlock),
       buf_(new std::string),
       readahead_buf_(new std::string),

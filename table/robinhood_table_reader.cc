@@ -200,7 +200,7 @@ Status RobinHoodTableReader::GetHashed(const ReadOptions& ro,
   if (inline_ != nullptr) {
     // One entry per key, a compacted put: surfaced at the file's sequence.
     Slice value;
-    Status s = inline_->Find(target.user_key, hash, ro.verify_checksums, &buf,
+    Status s = inline_->Find(target.user_key, hash, kVerifyReads, &buf,
                              &value, &found);
     if (!s.ok() || !found) return s;
     const SequenceNumber seq = Surfaced(0);
@@ -215,7 +215,7 @@ Status RobinHoodTableReader::GetHashed(const ReadOptions& ro,
     return Status::OK();
   }
   EntryRef at;
-  Status s = FindNewest(target.user_key, hash, ro.verify_checksums, &buf, &at,
+  Status s = FindNewest(target.user_key, hash, kVerifyReads, &buf, &at,
                         &found);
   if (!s.ok() || !found) return s;
 
@@ -247,7 +247,7 @@ Status RobinHoodTableReader::GetHashed(const ReadOptions& ro,
       loc = blocks_.Get(b);
     }
     if (contents.empty()) {
-      s = log_->ReadBlock(b, ro.verify_checksums, &block_buf, &contents);
+      s = log_->ReadBlock(b, kVerifyReads, &block_buf, &contents);
       if (!s.ok()) return s;
       block_start = loc.logical_offset;
     }

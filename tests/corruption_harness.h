@@ -420,21 +420,22 @@ class Checker {
     return r;
   }
 
-  // Reads without checksums: any answer, but no crash and no odd status.
-  void Unverified(TableReader* t) {
-    ReadReport r;
-    Gets(t, false, &r);
-    Scans(t, false, &r);
-  }
-
-  // Reads without checksums where the reader still promises the right
-  // answer or Corruption: damage to compressed blocks (always checksummed
-  // before they are decompressed) or to what open verifies.
-  ReadReport UnverifiedChecked(TableReader* t) {
+  // Reads without checksums: the reader checks what it reads whatever
+  // verify_checksums says (kVerifyReads), so every answer is right or a
+  // named Corruption here too.
+  ReadReport Unverified(TableReader* t) {
     ReadReport r;
     Gets(t, false, true, &r);
     Scans(t, false, true, &r);
     return r;
+  }
+
+  // Reads of a file crafted with valid checksums over other valid data:
+  // any answer (no reader can tell), but no crash and no odd status.
+  void Unchecked(TableReader* t) {
+    ReadReport r;
+    Gets(t, false, false, &r);
+    Scans(t, false, false, &r);
   }
 
   static Status Get(TableReader* t, const std::string& user_key,
