@@ -7,8 +7,9 @@
 // been verified is remembered (a bit per block): the mapping is memory, as
 // RocksDB's block cache is, so later lookups read only their entry. Without
 // mmap, bytes come from the file on every read and are verified on every
-// read that asks (verify_checksums): a lookup then reads the whole block,
-// and only an unverified lookup reads its entry alone. A compressed block is
+// read that asks: a lookup then reads the whole block. The table's readers
+// always ask (kVerifyReads, robinhood_format.h), so no reader takes the
+// unverified branches here or in inline_table.h. A compressed block is
 // verified before every decompression of bytes read from the file, whatever
 // the caller asked: a codec only ever sees the bytes the builder wrote. A
 // raw block read without verification is read on the block table's sizes
