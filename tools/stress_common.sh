@@ -37,7 +37,8 @@ MIX_BATCHED="--prefix_size=8 --test_batches_snapshots=1 --readpercent=40 --prefi
 STRESS_COMMON=$(echo $STRESS_COMMON) MIX_MIXED=$(echo $MIX_MIXED)
 MIX_MERGE=$(echo $MIX_MERGE) MIX_BATCHED=$(echo $MIX_BATCHED)
 
-# Sets DB_STRESS and RH_INSPECT (empty if there is none: layouts untallied).
+# Sets DB_STRESS, LDB and RH_INSPECT (empty if there is none: layouts
+# untallied).
 stress_find_tools() {
   local prefix
   prefix=$(tools/build_host.sh --print)
@@ -45,6 +46,7 @@ stress_find_tools() {
     tools/build_host.sh >&2
   fi
   DB_STRESS=$prefix/bin/db_stress
+  LDB=$prefix/bin/ldb
   RH_INSPECT=""
   local t
   for t in build-host/rh_inspect build/rh_inspect; do
