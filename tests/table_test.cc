@@ -572,7 +572,7 @@ TEST(TableTest, RocksDBReadsOurProperties) {
 
 TEST(TableTest, OverheadOfCompactedPuts) {
   // Sequence 0 puts of 16-byte keys and 100-byte values: 3 bytes an entry
-  // in the log (the brief's bound), plus block trailers.
+  // in the log (the format's bound), plus block trailers.
   Harness h(false);
   Entries entries;
   for (int i = 0; i < 10000; ++i) {
@@ -656,7 +656,7 @@ TEST(TableTest, BuilderMemoryIsBoundedPerKey) {
                       n / 100 * 4 + 65536);
 
   // Inline: the entries wait in memory until Finish, at most 1.5 times
-  // the file's bytes (the bound) with everything else counted.
+  // the file's bytes (the design bound) with everything else counted.
   Harness hi(false);
   size_t inline_peak = 0;
   ASSERT_OK(hi.Build(entries, RobinHoodTableOptions(), &KeyHash,
