@@ -149,21 +149,7 @@ class DBCorruptionTest
                       << "): " << statuses[i].ToString();
       }
     }
-    std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
-    int i = 0;
-    for (it->SeekToFirst(); it->Valid(); it->Next(), ++i) {
-      if (i >= kKeys || it->key() != DBKey(i) || it->value() != DBValue(i)) {
-        ADD_FAILURE() << "scan: entry " << i << " is "
-                      << it->key().ToString();
-        break;
-      }
-    }
-    if (!it->status().ok()) {
-      a.scan_corruption = true;
-      EXPECT_TRUE(NamesTheFile(it->status())) << it->status().ToString();
-    } else {
-      EXPECT_EQ(i, kKeys) << "scan ended cleanly early";
-    }
+    a.scan_corruption = ScanIsRightOrCorruption(ReadOptions(), "scan");
     // Without checksums the same: the reader checks what it reads whatever
     // verify_checksums says.
     ReadOptions unverified;
@@ -177,22 +163,29 @@ class DBCorruptionTest
         EXPECT_TRUE(s.IsCorruption() && NamesTheFile(s)) << s.ToString();
       }
     }
-    std::unique_ptr<Iterator> it2(db_->NewIterator(unverified));
-    i = 0;
-    for (it2->SeekToFirst(); it2->Valid(); it2->Next(), ++i) {
-      if (i >= kKeys || it2->key() != DBKey(i) || it2->value() != DBValue(i)) {
-        ADD_FAILURE() << "unverified scan: entry " << i << " is "
-                      << it2->key().ToString();
+    ScanIsRightOrCorruption(unverified, "unverified scan");
+    return a;
+  }
+
+  // A full scan with `ro`: every entry right, then the end or Corruption
+  // naming the file. True if it ended in Corruption.
+  bool ScanIsRightOrCorruption(const ReadOptions& ro, const char* what) {
+    std::unique_ptr<Iterator> it(db_->NewIterator(ro));
+    int i = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next(), ++i) {
+      if (i >= kKeys || it->key() != DBKey(i) || it->value() != DBValue(i)) {
+        ADD_FAILURE() << what << ": entry " << i << " is "
+                      << it->key().ToString();
         break;
       }
     }
-    if (!it2->status().ok()) {
-      EXPECT_TRUE(it2->status().IsCorruption() && NamesTheFile(it2->status()))
-          << it2->status().ToString();
-    } else {
-      EXPECT_EQ(i, kKeys) << "unverified scan ended cleanly early";
+    if (!it->status().ok()) {
+      EXPECT_TRUE(it->status().IsCorruption() && NamesTheFile(it->status()))
+          << it->status().ToString();
+      return true;
     }
-    return a;
+    EXPECT_EQ(i, kKeys) << what << " ended cleanly early";
+    return false;
   }
 
   // FillOneFile, then the file's bytes and where its parts lie.
