@@ -66,6 +66,7 @@ Status TableOptions(const LoadOptions& o, ColumnFamilyOptions* cf) {
       "table_factory={id=" + std::string(kRobinHoodTableName) + ";" +
           o.table_options + "}",
       cf);
+  if (s.ok()) s = cf->table_factory->ValidateOptions(DBOptions(), *cf);
   if (!s.ok()) return Status::InvalidArgument("--options", s.ToString());
   if (!ParseCompression(o.compression, &cf->compression)) {
     return Status::InvalidArgument("--compression",
