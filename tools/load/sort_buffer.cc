@@ -92,7 +92,13 @@ RunRecord SortBuffer::At(size_t i) const {
   // Sorted references point all over the chunks: reads in order (the
   // merge, a spill) would wait on memory at every record without this.
   constexpr size_t kAhead = 32;
-  if (i + kAhead < refs_.size()) __builtin_prefetch(refs_[i + kAhead].record);
+  if (i + kAhead < refs_.size()) {
+    // Three lines: a 100-byte value's record spans two or three.
+    const char* p = refs_[i + kAhead].record;
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + 64);
+    __builtin_prefetch(p + 128);
+  }
   RunRecord r;
   DecodeTrusted(refs_[i].record, &r);
   return r;
