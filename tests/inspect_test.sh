@@ -404,4 +404,21 @@ for ((n = 0; n < VSIZE; n += 23)); do
   [[ $got -eq 2 ]] || fail "info on $V cut to $n bytes: status $got"
 done
 
+# --- verify on a directory: every *.sst in it, the worst status ---
+mkdir "$WORK/dir"
+cp "$F" "$WORK/dir/a.sst"
+cp "$V" "$WORK/dir/b.sst"
+echo "not a table" >"$WORK/dir/notes.txt"
+run 0 verify "$WORK/dir"
+has "^OK: $WORK/dir/a.sst: "
+has "^OK: $WORK/dir/b.sst: "
+cp "$WORK/flip_log.sst" "$WORK/dir/c.sst"
+run 2 verify "$WORK/dir"
+has "^OK: $WORK/dir/b.sst: "
+err_has "rh_inspect: $WORK/dir/c.sst: Corruption: log block: checksum mismatch"
+run 2 verify "$WORK/fuzz" --json
+mkdir "$WORK/nosst"
+run 2 verify "$WORK/nosst"
+err_has "a directory without *.sst files"
+
 echo "inspect_test: OK"

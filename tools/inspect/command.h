@@ -38,5 +38,10 @@ int Stats(const Args& a, const TableFile& t);
 int Get(const Args& a, const TableFile& t);
 int Scan(const Args& a, const TableFile& t);
 int Verify(const Args& a, const TableFile& t);
+// verify on every *.sst file of the directory a.file, in name order: each
+// file's report as for one file (JSON: the objects one after another, as
+// jq reads them); the exit status is the worst of them.
+int VerifyDirectory(const Args& a);
+bool IsDirectory(const std::string& path);
 
 }  // namespace rh_inspect

@@ -11,7 +11,8 @@ const char kUsage[] =
     "  get    FILE KEY          newest entry and all versions of KEY\n"
     "  scan   FILE [FROM [TO]]  entries with FROM <= user key < TO [--limit "
     "N]\n"
-    "  verify FILE              all checksums, a full scan, the hash index\n"
+    "  verify FILE|DIR          all checksums, a full scan, the hash index\n"
+    "                           (DIR: every *.sst file in it)\n"
     "  --json  JSON output; --hex  KEY/FROM/TO in hex, bytes printed in hex\n"
     "exit status: 0 ok, 1 key not found (get), 2 not a RobinHoodTable file\n"
     "             or damaged, 64 usage error\n";

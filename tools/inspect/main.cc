@@ -8,8 +8,9 @@
 //                                       bytes per entry by part
 //   rh_inspect get    FILE KEY          the newest entry and every version
 //   rh_inspect scan   FILE [FROM [TO]]  entries in order, FROM <= key < TO
-//   rh_inspect verify FILE              every checksum, a full scan, and
-//                                       every key looked up in the index
+//   rh_inspect verify FILE|DIR          every checksum, a full scan, and
+//                                       every key looked up in the index;
+//                                       a directory: each *.sst in it
 //
 // Options (anywhere on the line; "--" ends them):
 //   --json       machine-readable output (printer.h says how bytes show)
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
     fprintf(stderr, "rh_inspect: %s\n%s", err.c_str(), kUsage);
     return kExitUsage;
   }
+  if (a.command == "verify" && IsDirectory(a.file)) return VerifyDirectory(a);
   TableFile t;
   const std::string problem = t.Open(a.file);
   if (!problem.empty()) return ReportFailure(a, problem, kExitBadFile);
