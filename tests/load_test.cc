@@ -143,8 +143,22 @@ TEST(SortBufferTest, StaysWithinItsBudget) {
   EXPECT_GT(added, 10000u);
   buf.Sort();
   EXPECT_LE(buf.MemoryUsage(), budget);
-  // An empty buffer takes an entry larger than its budget.
+  // Cleared, it keeps its chunks, and refills within the budget whatever
+  // the entries' sizes now.
+  const size_t kept = buf.MemoryUsage();
   buf.Clear();
+  EXPECT_GT(buf.MemoryUsage(), kept / 2);
+  for (size_t size : {size_t(3000), size_t(1), size_t(70000)}) {
+    buf.Clear();
+    size_t n = 0;
+    while (buf.Add("k" + std::to_string(n), std::string(size, 'v'), n)) n++;
+    EXPECT_GT(n, 10u) << size;
+    buf.Sort();
+    EXPECT_LE(buf.MemoryUsage(), budget) << size;
+    for (size_t i = 0; i < n; i += 7) ASSERT_EQ(size, buf.At(i).value.size());
+  }
+  // An empty buffer takes an entry larger than its budget.
+  buf.Release();
   EXPECT_EQ(0u, buf.MemoryUsage());
   EXPECT_TRUE(buf.Add("k", std::string(budget * 2, 'v'), 0));
   EXPECT_FALSE(buf.Add("k2", "v", 1));

@@ -249,6 +249,10 @@ class Loader {
     }
     if (fill->size() > 0) s = Spill(fill);
     if (s.ok()) s = WaitSpill();
+    // The builders get this memory now.
+    for (auto& b : buffers_) {
+      if (b) b->Release();
+    }
     return s;
   }
 

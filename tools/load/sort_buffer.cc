@@ -35,17 +35,26 @@ bool SortBuffer::Add(const Slice& key, const Slice& value, uint64_t ordinal) {
   const size_t need = RecordBound(key.size(), value.size());
   // Each entry will need a reference when the buffer is sorted.
   const size_t refs_after = (count_ + 1) * sizeof(Ref);
-  if (chunks_.empty() || size_t(chunk_end_ - chunks_.back().end) < need) {
-    const size_t size = std::max(chunk_size_, need);
-    if (count_ > 0 && allocated_ + size + refs_after > budget_) return false;
-    chunks_.push_back(Chunk{Map(size), nullptr});
-    chunks_.back().end = chunks_.back().data.get();
-    chunk_end_ = chunks_.back().end + size;
-    allocated_ += size;
+  Chunk* chunk = active_ > 0 ? &chunks_[active_ - 1] : nullptr;
+  if (chunk == nullptr || size_t(chunk->data.get() + chunk->size - chunk->end) < need) {
+    if (active_ < chunks_.size() && chunks_[active_].size < need) {
+      // Kept chunks too small for this record: give them back.
+      for (size_t c = active_; c < chunks_.size(); c++) allocated_ -= chunks_[c].size;
+      chunks_.resize(active_);
+    }
+    const bool reuse = active_ < chunks_.size();
+    const size_t size = reuse ? chunks_[active_].size : std::max(chunk_size_, need);
+    if (count_ > 0 && allocated_ + (reuse ? 0 : size) + refs_after > budget_) return false;
+    if (!reuse) {
+      chunks_.push_back(Chunk{Map(size), size, nullptr});
+      allocated_ += size;
+    }
+    chunk = &chunks_[active_++];
+    chunk->end = chunk->data.get();
   } else if (count_ > 0 && allocated_ + refs_after > budget_) {
     return false;
   }
-  chunks_.back().end = EncodeRecord(chunks_.back().end, key, value, ordinal);
+  chunk->end = EncodeRecord(chunk->end, key, value, ordinal);
   count_++;
   sorted_ = false;
   return true;
@@ -72,9 +81,9 @@ bool SortBuffer::Less(const Ref& a, const Ref& b) {
 void SortBuffer::Sort() {
   if (sorted_) return;
   refs_.clear();
-  refs_.shrink_to_fit();
   refs_.reserve(count_);
-  for (const Chunk& chunk : chunks_) {
+  for (size_t c = 0; c < active_; c++) {
+    const Chunk& chunk = chunks_[c];
     for (const char* p = chunk.data.get(); p < chunk.end;) {
       RunRecord r;
       const char* next = DecodeTrusted(p, &r);
@@ -118,13 +127,19 @@ size_t SortBuffer::LowerBound(const Slice& key) const {
 }
 
 void SortBuffer::Clear() {
-  chunks_.clear();
+  // The references go: kept, they would crowd out a next fill of larger
+  // entries, and the chunks are most of the memory.
   refs_.clear();
   refs_.shrink_to_fit();
-  chunk_end_ = nullptr;
-  allocated_ = 0;
+  active_ = 0;
   count_ = 0;
   sorted_ = false;
+}
+
+void SortBuffer::Release() {
+  Clear();
+  chunks_.clear();
+  allocated_ = 0;
 }
 
 }  // namespace rh_load
