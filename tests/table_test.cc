@@ -39,6 +39,13 @@ uint64_t ConstantHash(const Slice&, uint64_t) { return 0x5500; }
 uint64_t TwoBitHash(const Slice& key, uint64_t seed) {
   return KeyHash(key, seed) & (uint64_t{3} << 62);
 }
+// 1,024 hashes for any number of keys: at scale, every hash is shared by
+// many keys whose slots lie side by side, and all their tags are alike, so
+// only the keys themselves tell them apart (a writer that trusted the
+// hash would lose keys here).
+uint64_t TenBitHash(const Slice& key, uint64_t seed) {
+  return KeyHash(key, seed) & (uint64_t{0x3ff} << 54);
+}
 
 // The shared TableFile with this suite's choice of mmap fixed.
 class Harness : public harness::TableFile {
@@ -370,6 +377,8 @@ const Param kParams[] = {
      &ConstantHash},
     {"two_bit_hash", 2000, 2, 10, 0, 30, 2, false, 0.7, 4096, 16,
      &TwoBitHash},
+    {"shared_hashes_at_scale", 40000, 8, 16, 4, 8, 1, true, 0.9, 4096, 16,
+     &TenBitHash},
     {"snappy", 3000, 8, 32, 0, 300, 3, false, 0.85, 1024, 8, &KeyHash,
      kSnappyCompression},
     {"zstd_versions", 2000, 4, 16, 0, 50, 6, false, 0.5, 256, 1, &KeyHash,
@@ -392,6 +401,8 @@ const Param kParams[] = {
      &ConstantHash, kNoCompression, true, "inline"},  // 200 < 254 apart
     {"inline_two_bit_hash", 2000, 2, 10, 0, 30, 1, false, 0.7, 4096, 16,
      &TwoBitHash, kNoCompression, true, "log"},  // displacement > 254
+    {"inline_shared_hashes_at_scale", 40000, 8, 8, 4, 4, 1, true, 0.85, 4096,
+     16, &TenBitHash, kNoCompression, true, "inline"},
     {"inline_until_the_last", 3000, 8, 8, 4, 4, 1, false, 0.85, 4096, 16,
      &KeyHash, kNoCompression, true, "log", 100},
     {"inline_snappy", 3000, 8, 16, 0, 40, 1, false, 0.85, 1024, 8, &KeyHash,
