@@ -51,6 +51,13 @@ if [[ -x "$INSPECT" ]]; then
   grep -q "^newest  *seq 0 PUT 3$" "$WORK/get" || fail "b is not the last occurrence: $(cat "$WORK/get")"
 fi
 
+# --- Empty input: no file, nothing ingested, success ---
+: >"$WORK/empty.tsv"
+"$LOAD" --input="$WORK/empty.tsv" --output_dir="$WORK/empty" --db="$WORK/emptydb" \
+  >"$WORK/out" 2>"$ERR" || fail "empty input failed: $(cat "$ERR")"
+grep -q "0 entries read, 0 written (0 duplicates dropped) in 0 files" "$WORK/out" ||
+  fail "empty input summary: $(cat "$WORK/out")"
+
 # --- A bad line: refused with where, nothing left ---
 printf 'a\t1\nb\t2\nno tab\n' >"$WORK/bad.tsv"
 set +e

@@ -135,7 +135,8 @@ class Loader {
     summary_->build_seconds = NowSeconds() - build_start;
     RemoveTmpDir();
     const double ingest_start = NowSeconds();
-    if (s.ok() && !o_.db.empty()) {
+    // No entries, no files: the DB is left as it is.
+    if (s.ok() && !o_.db.empty() && !summary_->files.empty()) {
       printer_.Phase("ingest");
       s = Ingest();
       summary_->ingest_seconds = NowSeconds() - ingest_start;
@@ -394,9 +395,9 @@ class Loader {
     s = db->IngestExternalFile(handles[target], summary_->files, ingest);
     for (auto* h : handles) db->DestroyColumnFamilyHandle(h);
     if (!s.ok()) {
-      return Status::Corruption("ingesting into " + o_.db + " (the files stay in " +
-                                    o_.output_dir + ")",
-                                s.ToString());
+      return Status::Aborted("ingesting into " + o_.db + " failed (the files stay in " +
+                                 o_.output_dir + ")",
+                             s.ToString());
     }
     return db->Close();
   }

@@ -200,6 +200,6 @@ int main(int argc, char** argv) {
     printf("rh_load: files were cut below --target_file_size to keep each builder within "
            "its share of --memory_limit\n");
   }
-  if (!o.db.empty()) printf("rh_load: ingested into %s\n", o.db.c_str());
+  if (!o.db.empty() && !sum.files.empty()) printf("rh_load: ingested into %s\n", o.db.c_str());
   return 0;
 }
