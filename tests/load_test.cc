@@ -74,8 +74,9 @@ Status ReadAll(InputFormat format, const std::string& bytes, Pairs* out) {
 
 TEST(RunRecordTest, RoundTripsAndKnowsWhenCut) {
   RunRecord r;
+  const std::string value(300, 'v');
   r.key = "key";
-  r.value = std::string(300, 'v');
+  r.value = value;
   r.ordinal = 1234567890123ull;
   std::string bytes;
   AppendRecord(&bytes, r);

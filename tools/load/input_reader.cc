@@ -74,6 +74,11 @@ class StreamReader : public InputReader {
   uint64_t start_ = 0;   // its first byte's offset
 };
 
+// memchr, for ranges that may be empty (and start at null).
+const char* Find(const char* p, size_t n, char c) {
+  return n == 0 ? nullptr : static_cast<const char*>(memchr(p, c, n));
+}
+
 int HexDigit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -87,7 +92,7 @@ class TsvReader : public StreamReader {
 
   Status Next(Slice* key, Slice* value, bool* has) override {
     Slice w = stream_.Window();
-    const char* nl = static_cast<const char*>(memchr(w.data(), '\n', w.size()));
+    const char* nl = Find(w.data(), w.size(), '\n');
     while (nl == nullptr) {
       if (w.size() >= kMaxLineBytes) {
         Begin();
@@ -99,8 +104,7 @@ class TsvReader : public StreamReader {
       const size_t scanned = w.size();
       w = stream_.Window();
       if (!more) break;  // a last line without LF, or the end
-      nl = static_cast<const char*>(
-          memchr(w.data() + scanned, '\n', w.size() - scanned));
+      nl = Find(w.data() + scanned, w.size() - scanned, '\n');
     }
     if (nl == nullptr && w.empty()) {
       *has = false;
@@ -110,14 +114,14 @@ class TsvReader : public StreamReader {
     const size_t line_bytes = nl ? size_t(nl - w.data()) : w.size();
     Slice line(w.data(), line_bytes);
     if (!line.empty() && line[line.size() - 1] == '\r') line.remove_suffix(1);
-    const char* tab = static_cast<const char*>(memchr(line.data(), '\t', line.size()));
+    const char* tab = Find(line.data(), line.size(), '\t');
     if (tab == nullptr) {
       return Bad(line.empty() ? "empty line (an empty key is a line that starts with TAB)"
                               : "no TAB between key and value");
     }
     const size_t k = size_t(tab - line.data());
     Slice rest(tab + 1, line.size() - k - 1);
-    if (memchr(rest.data(), '\t', rest.size()) != nullptr) {
+    if (Find(rest.data(), rest.size(), '\t') != nullptr) {
       return Bad("a second TAB (write a TAB inside a value as \\t)");
     }
     Status s = Unescape(Slice(line.data(), k), &key_, key, "key");
@@ -131,7 +135,7 @@ class TsvReader : public StreamReader {
  private:
   Status Unescape(const Slice& in, std::string* scratch, Slice* out,
                   const char* field) {
-    if (memchr(in.data(), '\\', in.size()) == nullptr) {
+    if (Find(in.data(), in.size(), '\\') == nullptr) {
       *out = in;
       return Status::OK();
     }
@@ -240,7 +244,7 @@ class CsvReader : public StreamReader {
         size_t j = ++i;
         bool doubled = false;
         for (;;) {
-          const char* q = static_cast<const char*>(memchr(w.data() + j, '"', w.size() - j));
+          const char* q = Find(w.data() + j, w.size() - j, '"');
           if (q == nullptr) {
             if (at_end) return Bad("a quoted field is not closed");
             return Status::OK();  // incomplete
