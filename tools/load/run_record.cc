@@ -45,18 +45,6 @@ Status DecodeRecord(Slice* in, RunRecord* r) {
   return Status::OK();
 }
 
-const char* DecodeTrusted(const char* p, RunRecord* r) {
-  uint32_t klen = 0, vlen = 0;
-  // Varints stop at their last byte, so this limit never reads past it.
-  const char* limit = p + kMaxRecordHeader;
-  p = ROCKSDB_NAMESPACE::GetVarint32Ptr(p, limit, &klen);
-  p = ROCKSDB_NAMESPACE::GetVarint32Ptr(p, limit, &vlen);
-  p = ROCKSDB_NAMESPACE::GetVarint64Ptr(p, limit, &r->ordinal);
-  r->key = Slice(p, klen);
-  r->value = Slice(p + klen, vlen);
-  return p + klen + vlen;
-}
-
 bool WholeRecord(const Slice& in, size_t* need) {
   Slice rest = in;
   uint32_t klen = 0, vlen = 0;

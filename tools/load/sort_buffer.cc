@@ -68,8 +68,7 @@ uint64_t SortBuffer::Prefix(const Slice& key) {
   return p;
 }
 
-bool SortBuffer::Less(const Ref& a, const Ref& b) {
-  if (a.prefix != b.prefix) return a.prefix < b.prefix;
+bool SortBuffer::TieLess(const Ref& a, const Ref& b) {
   RunRecord x, y;
   DecodeTrusted(a.record, &x);
   DecodeTrusted(b.record, &y);
@@ -92,7 +91,9 @@ void SortBuffer::Sort() {
     }
   }
   assert(refs_.size() == count_);
-  std::sort(refs_.begin(), refs_.end(), Less);
+  // A lambda, not the function's address, so the comparison inlines.
+  std::sort(refs_.begin(), refs_.end(),
+            [](const Ref& a, const Ref& b) { return Less(a, b); });
   sorted_ = true;
 }
 

@@ -46,7 +46,11 @@ class SortBuffer {
     const char* record;
   };
   static uint64_t Prefix(const Slice& key);
-  static bool Less(const Ref& a, const Ref& b);
+  static bool Less(const Ref& a, const Ref& b) {
+    return a.prefix != b.prefix ? a.prefix < b.prefix : TieLess(a, b);
+  }
+  // Less for references whose prefixes are equal.
+  static bool TieLess(const Ref& a, const Ref& b);
 
   const size_t budget_;
   const size_t chunk_size_;
