@@ -69,7 +69,9 @@ bench() { "$B/rh_lookup_bench" --shape="$shape" --num="$num" "$@"; }
 
 if [[ $disk -eq 1 ]]; then
   drop
-  echo "open, cold cache: $(bench --db="$rh" --lookups=1 | grep -o 'open_ms=.*')"
+  echo "open, cold cache: robinhood $(bench --db="$rh" --lookups=1 | grep -o 'open_ms=.*')"
+  drop
+  echo "open, cold cache: blockbased $(bench --db="$bbt" --table=block --lookups=1 | grep -o 'open_ms=.*')"
 fi
 # Verify every file (page cache warm after the first pass), MB/s.
 start=$(date +%s.%N)
