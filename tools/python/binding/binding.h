@@ -40,5 +40,6 @@ std::string PathString(const py::handle& path);
 void DefineWriter(py::module_& m);    // writer.cc
 void DefineDB(py::module_& m);        // db.cc
 void DefineInspect(py::module_& m);   // inspect.cc
+void DefineLoad(py::module_& m);      // load.cc
 
 }  // namespace rh_python

@@ -6,10 +6,11 @@
 #include "tools/python/binding/binding.h"
 
 PYBIND11_MODULE(_rocksdb_robinhood, m) {
-  m.doc() = "RobinHoodTable for Python: SST files, a DB, the inspector";
+  m.doc() = "RobinHoodTable for Python: SST files, a DB, the inspector, the loader";
   ROCKSDB_NAMESPACE::RegisterRobinHoodTableDefault();
   rh_python::DefineErrors(m);
   rh_python::DefineWriter(m);
   rh_python::DefineDB(m);
   rh_python::DefineInspect(m);
+  rh_python::DefineLoad(m);
 }

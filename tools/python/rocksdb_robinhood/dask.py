@@ -16,15 +16,21 @@ With `shards=N` each entry first goes to hash shard shard_of(key, N) and
 every shard is a database of its own, db_path/shard-0000 ... (as Venice's
 partitions are); within a shard the files are range-partitioned as above.
 
-Duplicate keys: the last occurrence in input order wins (rh_load's default,
---on_duplicate=last). Input order is the order of the bag's partitions and
-of the entries in each, or of the files as listed and the entries in each.
+Duplicate keys: the last occurrence in input order wins (rh_load's
+default, --on_duplicate=last). Input order is the order of the bag's
+partitions and of the entries in each, or of the files as listed and the
+entries in each: the shuffle keeps it, as each range's pieces are read in
+the order of the partitions they came from.
 
 Every worker must reach `tmp_dir` (by default a directory beside db_path):
 on a real cluster, a shared filesystem mounted at the same path everywhere.
 The client process opens the database and ingests, so db_path is the
 client's. Ingestion moves (hard-links) the files when tmp_dir is on the
 database's filesystem, and copies them otherwise.
+
+The work on the workers is rh_load's: its parser reads the input files,
+and its loader sorts each range within memory_limit (spilling sorted runs
+to tmp_dir), resolves duplicates and writes the files.
 
 A failed job (an error in a task, a worker lost more often than Dask's
 distributed.scheduler.allowed-failures allows) raises, ingests nothing,
@@ -65,7 +71,7 @@ def _source(data, input_format):
         raise InvalidArgument("bulk_load: no input files")
     for p in paths:
         formats.format_of(p, input_format)  # refuse what cannot be read
-        if not os.path.isfile(p):
+        if not os.path.exists(p):
             raise InvalidArgument("bulk_load: %s: no such file" % p)
     files = dask.bag.from_sequence(paths, npartitions=len(paths))
     return files.map_partitions(tasks.read_files, input_format), len(paths)
@@ -96,8 +102,8 @@ def bulk_load(client, data, db_path, partitions=None, shards=None, options="",
     workers of `client` and ingests them into `db_path` in one call.
 
     data              a dask.bag of (key, value) bytes pairs, or a list of
-                      input files in rh_load's formats (tsv, csv, binary:
-                      rocksdb_robinhood.formats), read one task a file
+                      input files in rh_load's formats (tsv, csv, binary,
+                      db: rocksdb_robinhood.formats), read one task a file
     db_path           the database (created if missing), or with `shards`
                       the directory of one database a shard
     partitions        range partitions (a shard's, with `shards`); default
@@ -108,12 +114,13 @@ def bulk_load(client, data, db_path, partitions=None, shards=None, options="",
     tmp_dir           where the job's temporary files go (a directory of
                       its own is made in it and removed); every worker must
                       reach it. Default: beside db_path
-    target_file_size  bytes of keys and values a file; default: one file a
-                      range partition
+    target_file_size  bytes a file, about (at least 64 KiB); default
+                      rh_load's, 256 MiB
     input_format      of the input files; default from each extension
                       (.tsv, .csv, .bin)
     memory_limit      bytes a build task may hold while sorting before it
-                      spills sorted runs to tmp_dir; default 256 MiB
+                      spills sorted runs to tmp_dir (at least 16 MiB);
+                      default 256 MiB
 
     Returns a summary: entries (in the database after duplicates are
     dropped), input_entries, duplicates, files, bytes (of the files),
@@ -133,8 +140,7 @@ def bulk_load(client, data, db_path, partitions=None, shards=None, options="",
         partitions = max(1, math.ceil(2 * threads / (shards or 1)))
 
     db_path = os.path.abspath(db_path)
-    if shards:
-        os.makedirs(db_path, exist_ok=True)
+    os.makedirs(db_path, exist_ok=True)
     # Opened first: a bad options string or a DB in use fails the job
     # before any work is done.
     dbs = [DB(p, options) for p in _db_paths(db_path, shards)]
@@ -188,7 +194,7 @@ def bulk_load(client, data, db_path, partitions=None, shards=None, options="",
         t = time.monotonic()
         by_shard = [[] for _ in dbs]
         for b in sorted(built, key=lambda b: (b["shard"], b["partition"])):
-            by_shard[b["shard"]].extend(f["path"] for f in b["files"])
+            by_shard[b["shard"]].extend(b["files"])
         for db, files in zip(dbs, by_shard):
             if files:
                 db.ingest(files, move=True)
@@ -201,13 +207,14 @@ def bulk_load(client, data, db_path, partitions=None, shards=None, options="",
         shutil.rmtree(job_dir, ignore_errors=True)
     seconds["total"] = time.monotonic() - started
 
-    files = [f for b in built for f in b["files"]]
+    entries = sum(b["entries"] for b in built)
+    input_entries = sum(s["entries"] for s in splits)
     return {
-        "entries": sum(f["entries"] for f in files),
-        "input_entries": sum(s["entries"] for s in splits),
-        "duplicates": sum(b["duplicates"] for b in built),
-        "files": len(files),
-        "bytes": sum(f["bytes"] for f in files),
+        "entries": entries,
+        "input_entries": input_entries,
+        "duplicates": input_entries - entries,
+        "files": sum(len(b["files"]) for b in built),
+        "bytes": sum(b["bytes"] for b in built),
         "partitions": ranges,
         "shards": shards or 0,
         "db_paths": _db_paths(db_path, shards),

@@ -8,22 +8,18 @@ writes nothing anywhere.
 """
 
 import bisect
-import itertools
 import os
 import random
 import struct
 import uuid
 import zlib
 
-from ._rocksdb_robinhood import InvalidArgument, Writer
+from ._rocksdb_robinhood import InvalidArgument, load
 from . import formats
-from .sorting import sorted_unique
 
 _LENGTHS = struct.Struct("<II")
 # A split task's buffered pieces are written out past this many bytes.
 _SPLIT_BUFFER_BYTES = 8 << 20
-# Entries handed to Writer.put_many at a time.
-_BUILD_BATCH = 8192
 
 
 def shard_of(key, shards):
@@ -126,51 +122,21 @@ def split(entries, index_part, boundaries, shards, piece_dir):
 
 def build(piece_paths, shard, part, options, file_dir, run_dir,
           target_file_size, memory_limit):
-    """Sorts one (shard, range)'s pieces (given in input order) within
-    `memory_limit`, keeps the last entry of each key, and writes
-    RobinHoodTable files of about `target_file_size` bytes of keys and
-    values each (one file if None)."""
-    stats = {}
-    entries = itertools.chain.from_iterable(
-        formats.read_binary(p) for p in piece_paths)
-    ordered = sorted_unique(entries, memory_limit, run_dir, stats)
-    files = []
-    writer = None
-    tmp = None
-    written = 0
-    try:
-        while True:
-            batch = list(itertools.islice(ordered, _BUILD_BATCH))
-            if not batch:
-                break
-            if writer is None:
-                tmp = os.path.join(file_dir, "%04d-%05d-%04d.%s.tmp"
-                                   % (shard, part, len(files),
-                                      uuid.uuid4().hex))
-                writer = Writer(tmp, options)
-                written = 0
-            writer.put_many(batch)
-            written += sum(len(k) + len(v) for k, v in batch)
-            if target_file_size and written >= target_file_size:
-                files.append(_finish(writer, tmp, file_dir, shard, part,
-                                     len(files)))
-                writer = None
-        if writer is not None:
-            files.append(_finish(writer, tmp, file_dir, shard, part,
-                                 len(files)))
-            writer = None
-    finally:
-        if writer is not None:
-            writer.abandon()
-    return {"shard": shard, "partition": part, "files": files,
-            "input_entries": stats.get("entries", 0),
-            "duplicates": stats.get("duplicates", 0),
-            "runs": stats.get("runs", 0)}
-
-
-def _finish(writer, tmp, file_dir, shard, part, n):
-    info = writer.finish()
-    final = os.path.join(file_dir, "%04d-%05d-%04d.sst" % (shard, part, n))
-    os.replace(tmp, final)
-    info["path"] = final
-    return info
+    """Sorts one (shard, range)'s pieces, given in input order, within
+    `memory_limit`, keeps the last entry of each key and writes
+    RobinHoodTable files of about `target_file_size` bytes: rh_load's
+    loader does all of it, in C++, with the GIL released. Each attempt
+    writes into a directory of its own, so a retried task never meets an
+    earlier attempt's files."""
+    attempt = "%04d-%05d-%s" % (shard, part, uuid.uuid4().hex)
+    kwargs = {}
+    if target_file_size:
+        kwargs["target_file_size"] = target_file_size
+    summary = load(piece_paths, os.path.join(file_dir, attempt),
+                   input_format="binary", memory_limit=memory_limit,
+                   threads=1, tmp_dir=os.path.join(run_dir, attempt),
+                   options=options, on_duplicate="last", **kwargs)
+    return {"shard": shard, "partition": part, "files": summary["files"],
+            "entries": summary["entries"],
+            "input_entries": summary["entries_read"],
+            "bytes": summary["file_bytes"], "runs": summary["runs"]}
