@@ -29,7 +29,8 @@ Status AsStatus(const std::string& problem) {
   return Status::InvalidArgument(problem);
 }
 
-py::dict Inspect(const std::string& path) {
+py::dict Inspect(const py::object& path_like) {
+  const std::string path = PathString(path_like);
   rh_inspect::Args args;
   args.command = "info";
   args.file = path;
