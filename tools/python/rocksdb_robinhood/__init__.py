@@ -19,18 +19,23 @@ Errors are rh.Error, or its subclass for RocksDB's status code
 RocksDB's message. The GIL is released while files are built (put_many,
 finish), ingested, and in multi_get.
 
+rh.read_input(path, "tsv") reads rh_load's input formats with rh_load's
+parser, and rh.load(inputs, output_dir, ...) is rh_load as a function.
+
 rocksdb_robinhood.dask builds a database from a Dask bag or input files on
 a Dask cluster; `python3 -m rocksdb_robinhood.dask_load` does it from the
 command line.
 """
 
 from ._rocksdb_robinhood import (DB, Aborted, Busy, Corruption, Error,
-                                 Expired, Incomplete, InvalidArgument,
-                                 IOError, Iterator, MergeInProgress, NotFound,
-                                 NotSupported, ShutdownInProgress, TimedOut,
-                                 TryAgain, Writer, inspect)
+                                 Expired, Incomplete, InputIterator,
+                                 InvalidArgument, IOError, Iterator,
+                                 MergeInProgress, NotFound, NotSupported,
+                                 ShutdownInProgress, TimedOut, TryAgain,
+                                 Writer, inspect, load, read_input)
 
-__all__ = ["DB", "Writer", "Iterator", "inspect", "Error", "Aborted", "Busy",
+__all__ = ["DB", "Writer", "Iterator", "inspect", "read_input",
+           "InputIterator", "load", "Error", "Aborted", "Busy",
            "Corruption", "Expired", "Incomplete", "InvalidArgument",
            "IOError", "MergeInProgress", "NotFound", "NotSupported",
            "ShutdownInProgress", "TimedOut", "TryAgain"]
