@@ -75,7 +75,8 @@ install(FILES ${RH_PYTHON_SOURCES}
         DESTINATION ${RH_PYTHON_INSTALL_DIR}/rocksdb_robinhood)
 
 # One ctest entry per test file, so -R picks them and ctest -j runs them
-# side by side.
+# side by side. tests/python is on the path of the Dask workers too: they
+# import the test module's functions that a test's bag runs.
 file(GLOB RH_PYTHON_TESTS CONFIGURE_DEPENDS
      "${CMAKE_SOURCE_DIR}/tests/python/test_*.py")
 foreach(_test ${RH_PYTHON_TESTS})
@@ -84,5 +85,5 @@ foreach(_test ${RH_PYTHON_TESTS})
   add_test(NAME ${_name}
     COMMAND ${RH_PYTHON_EXECUTABLE} -m pytest -q -p no:cacheprovider "${_test}")
   set_tests_properties(${_name} PROPERTIES TIMEOUT 300 ENVIRONMENT
-    "PYTHONPATH=${CMAKE_BINARY_DIR}/python;RH_BUILD_DIR=${CMAKE_BINARY_DIR};PYTHONDONTWRITEBYTECODE=1")
+    "PYTHONPATH=${CMAKE_BINARY_DIR}/python:${CMAKE_SOURCE_DIR}/tests/python;RH_BUILD_DIR=${CMAKE_BINARY_DIR};PYTHONDONTWRITEBYTECODE=1")
 endforeach()

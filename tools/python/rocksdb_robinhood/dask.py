@@ -60,21 +60,39 @@ _MIN_SAMPLES_PER_INPUT = 32
 _DEFAULT_MEMORY_LIMIT = 256 << 20
 
 
-def _source(data, input_format):
-    """`data` as a bag of (key, value) pairs and its partition count."""
-    if isinstance(data, dask.bag.Bag):
-        return data, data.npartitions
-    if isinstance(data, (str, bytes, os.PathLike)):
-        data = [data]
-    paths = [os.fspath(p) for p in data]
-    if not paths:
-        raise InvalidArgument("bulk_load: no input files")
-    for p in paths:
-        formats.format_of(p, input_format)  # refuse what cannot be read
-        if not os.path.exists(p):
-            raise InvalidArgument("bulk_load: %s: no such file" % p)
-    files = dask.bag.from_sequence(paths, npartitions=len(paths))
-    return files.map_partitions(tasks.read_files, input_format), len(paths)
+class _Source:
+    """The input, as partitions a task can run over: a bag's partitions,
+    or one task a file. run(task, *args) runs task(entries, *args) over
+    each partition and returns the futures in input order."""
+
+    def __init__(self, client, data, input_format):
+        self.client = client
+        self.bag = None
+        if isinstance(data, dask.bag.Bag):
+            self.bag = data
+            self.partitions = data.npartitions
+            return
+        if isinstance(data, (str, bytes, os.PathLike)):
+            data = [data]
+        self.paths = [os.fspath(p) for p in data]
+        if not self.paths:
+            raise InvalidArgument("bulk_load: no input files")
+        self.formats = []
+        for p in self.paths:
+            # Refused here, before any work, if it cannot be read.
+            self.formats.append(formats.format_of(p, input_format))
+            if not os.path.exists(p):
+                raise InvalidArgument("bulk_load: %s: no such file" % p)
+        self.partitions = len(self.paths)
+
+    def run(self, task, *args):
+        if self.bag is not None:
+            # One fused task a partition: the bag's own work, then ours.
+            return self.client.compute(
+                self.bag.map_partitions(task, *args).to_delayed())
+        return [self.client.submit(tasks.on_file, task, p, f, *args,
+                                   pure=False)
+                for p, f in zip(self.paths, self.formats)]
 
 
 def _boundaries(samples, ranges):
@@ -93,6 +111,18 @@ def _db_paths(db_path, shards):
     if not shards:
         return [db_path]
     return [os.path.join(db_path, "shard-%04d" % s) for s in range(shards)]
+
+
+def _remove(job_dir):
+    """Removes the job's directory. A task of a failed job may still be
+    running (Dask cannot stop a running task) and add a file while the
+    tree is removed; once the directory is gone it cannot (tasks create no
+    directories), so removing again until it stays gone is enough."""
+    for attempt in range(50):
+        shutil.rmtree(job_dir, ignore_errors=True)
+        if not os.path.exists(job_dir):
+            return
+        time.sleep(0.1)
 
 
 def bulk_load(client, data, db_path, partitions=None, shards=None, options="",
@@ -134,7 +164,8 @@ def bulk_load(client, data, db_path, partitions=None, shards=None, options="",
         raise InvalidArgument("bulk_load: partitions must be at least 1")
     if memory_limit is None:
         memory_limit = _DEFAULT_MEMORY_LIMIT
-    source, inputs = _source(data, input_format)
+    source = _Source(client, data, input_format)
+    inputs = source.partitions
     if partitions is None:
         threads = sum(client.nthreads().values()) or 1
         partitions = max(1, math.ceil(2 * threads / (shards or 1)))
@@ -154,23 +185,18 @@ def bulk_load(client, data, db_path, partitions=None, shards=None, options="",
     try:
         for d in dirs.values():
             os.makedirs(d)
-        index = dask.bag.from_sequence(range(inputs), npartitions=inputs)
-
         t = time.monotonic()
         per_input = max(_MIN_SAMPLES_PER_INPUT,
                         math.ceil(_SAMPLES_PER_RANGE * partitions / inputs))
-        futures = client.compute(source.map_partitions(
-            tasks.sample, index, per_input).to_delayed())
+        futures = source.run(tasks.sample, per_input)
         samples = [s for part in client.gather(futures) for s in part]
         boundaries = _boundaries(samples, partitions)
         seconds["sample"] = time.monotonic() - t
 
         t = time.monotonic()
-        futures = client.compute(source.map_partitions(
-            tasks.split, index, boundaries, shards, dirs["pieces"])
-            .to_delayed())
-        splits = sorted((s for part in client.gather(futures) for s in part),
-                        key=lambda s: s["index"])
+        futures = source.run(tasks.split, boundaries, shards,
+                             dirs["pieces"])
+        splits = [s for part in client.gather(futures) for s in part]
         seconds["shuffle"] = time.monotonic() - t
 
         t = time.monotonic()
@@ -204,7 +230,7 @@ def bulk_load(client, data, db_path, partitions=None, shards=None, options="",
             client.cancel(futures)
         for db in dbs:
             db.close()
-        shutil.rmtree(job_dir, ignore_errors=True)
+        _remove(job_dir)
     seconds["total"] = time.monotonic() - started
 
     entries = sum(b["entries"] for b in built)

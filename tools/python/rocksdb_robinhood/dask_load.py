@@ -97,6 +97,9 @@ def main(argv=None):
     except (Error, OSError) as e:
         print("dask_load: %s" % e, file=sys.stderr)
         return 1
+    except Exception as e:  # a worker lost too often, a scheduler gone
+        print("dask_load: %s: %s" % (type(e).__name__, e), file=sys.stderr)
+        return 1
     finally:
         client.close()
         if cluster is not None:

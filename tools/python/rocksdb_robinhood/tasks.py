@@ -30,40 +30,38 @@ def shard_of(key, shards):
     return zlib.crc32(key) % shards
 
 
-def read_files(paths, input_format):
-    """The entries of input files, in the order given (a bag partition)."""
-    for path in paths:
-        yield from formats.read(path, input_format)
+def on_file(task, path, input_format, *args):
+    """`task` over the entries of one input file: the file is read in the
+    task that uses it, so its entries stream through and never travel."""
+    return task(formats.read(path, input_format), *args)
 
 
-def _checked(entries, index):
-    """The entries of bag partition `index`, refusing anything but pairs of
-    bytes with a message saying which entry."""
+def _checked(entries):
+    """The entries of a partition, refusing anything but pairs of bytes
+    with a message saying which entry."""
     for n, pair in enumerate(entries):
         try:
             k, v = pair
         except (TypeError, ValueError):
             raise InvalidArgument(
-                "bag partition %d, entry %d: not a (key, value) pair: %r"
-                % (index, n, type(pair).__name__)) from None
+                "entry %d of a partition: not a (key, value) pair but a %s"
+                % (n, type(pair).__name__)) from None
         if type(k) is not bytes or type(v) is not bytes:
             raise InvalidArgument(
-                "bag partition %d, entry %d: keys and values must be bytes, "
-                "not %s and %s"
-                % (index, n, type(k).__name__, type(v).__name__))
+                "entry %d of a partition: keys and values must be bytes, "
+                "not %s and %s" % (n, type(k).__name__, type(v).__name__))
         yield k, v
 
 
-def sample(entries, index_part, per_partition):
+def sample(entries, per_partition):
     """A uniform sample of up to `per_partition` keys of one partition
-    (reservoir sampling, seeded by the partition's index so a run is
-    repeatable), with the partition's entry and byte counts."""
-    index = index_part[0]
-    rng = random.Random(index)
+    (reservoir sampling with a fixed seed, so a run is repeatable), with
+    the partition's entry and byte counts."""
+    rng = random.Random(0)
     keys = []
     count = 0
     size = 0
-    for k, v in _checked(entries, index):
+    for k, v in _checked(entries):
         count += 1
         size += len(k) + len(v)
         if len(keys) < per_partition:
@@ -72,14 +70,15 @@ def sample(entries, index_part, per_partition):
             j = rng.randrange(count)
             if j < per_partition:
                 keys[j] = k
-    return [{"index": index, "keys": keys, "entries": count, "bytes": size}]
+    return [{"keys": keys, "entries": count, "bytes": size}]
 
 
-def split(entries, index_part, boundaries, shards, piece_dir):
-    """Writes partition `index`'s entries into one piece file per (shard,
-    range), in input order, in the binary input format. Range r holds the
-    keys k with boundaries[r-1] <= k < boundaries[r]."""
-    index = index_part[0]
+def split(entries, boundaries, shards, piece_dir):
+    """Writes a partition's entries into one piece file per (shard, range),
+    in input order, in the binary input format. Range r holds the keys k
+    with boundaries[r-1] <= k < boundaries[r]. The pieces' names are the
+    attempt's own; the client orders them by the partition they came from."""
+    attempt = uuid.uuid4().hex
     buffers = {}
     temps = {}
     held = 0
@@ -91,13 +90,13 @@ def split(entries, index_part, boundaries, shards, piece_dir):
         for where, buf in buffers.items():
             if where not in temps:
                 temps[where] = os.path.join(
-                    piece_dir, "%06d-%04d-%05d.%s.tmp"
-                    % (index, where[0], where[1], uuid.uuid4().hex))
+                    piece_dir, "%s-%04d-%05d.tmp"
+                    % (attempt, where[0], where[1]))
             with open(temps[where], "ab") as f:
                 f.write(buf)
         buffers.clear()
 
-    for k, v in _checked(entries, index):
+    for k, v in _checked(entries):
         where = (shard_of(k, shards) if shards else 0, find(boundaries, k))
         buf = buffers.get(where)
         if buf is None:
@@ -113,11 +112,10 @@ def split(entries, index_part, boundaries, shards, piece_dir):
     flush()
     pieces = {}
     for where, tmp in temps.items():
-        final = os.path.join(piece_dir, "%06d-%04d-%05d.bin"
-                             % (index, where[0], where[1]))
+        final = tmp[:-len(".tmp")] + ".bin"
         os.replace(tmp, final)
         pieces[where] = final
-    return [{"index": index, "entries": count, "pieces": pieces}]
+    return [{"entries": count, "pieces": pieces}]
 
 
 def build(piece_paths, shard, part, options, file_dir, run_dir,
