@@ -179,7 +179,9 @@ TEST(RunFileTest, SeeksAndReadsWithRefills) {
       ASSERT_EQ(buf.At(i).ordinal, source->record().ordinal);
       ASSERT_OK(source->Next());
     }
-    if (want + 5000 >= buf.size()) EXPECT_FALSE(source->Valid());
+    if (want + 5000 >= buf.size()) {
+      EXPECT_FALSE(source->Valid());
+    }
   }
   unlink(path.c_str());
 }
@@ -437,8 +439,12 @@ TEST_P(LoadTest, FilesHoldTheModelAndIngestIntoTheBottomLevel) {
   EXPECT_EQ(in.size(), sum.entries_read);
   EXPECT_EQ(model.size(), sum.entries);
   // 16 MiB holds about 8 MiB of entries: 120,000 in two buffers spill.
-  if (c.memory_limit <= (uint64_t(16) << 20) && c.threads > 1) EXPECT_GE(sum.runs, 2u);
-  if (c.target_file_size < (uint64_t(1) << 20)) EXPECT_GE(sum.files.size(), 4u);
+  if (c.memory_limit <= (uint64_t(16) << 20) && c.threads > 1) {
+    EXPECT_GE(sum.runs, 2u);
+  }
+  if (c.target_file_size < (uint64_t(1) << 20)) {
+    EXPECT_GE(sum.files.size(), 4u);
+  }
   EXPECT_EQ(std::vector<std::string>{}, List(dir + "/tmp")) << "runs left behind";
   // Ingested with move_files: the DB holds the files now.
   std::unique_ptr<DB> db;

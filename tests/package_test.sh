@@ -14,11 +14,13 @@ trap 'rm -rf "$work"' EXIT
 cmake --install "$RH_BUILD_DIR" --prefix "$work/prefix" >/dev/null
 for f in include/rocksdb_robinhood/robinhood_table.h lib/librocksdb_robinhood.a \
          lib/cmake/RocksDBRobinHood/RocksDBRobinHoodConfig.cmake \
-         lib/pkgconfig/rocksdb-robinhood.pc bin/rh_inspect; do
+         lib/pkgconfig/rocksdb-robinhood.pc bin/rh_inspect bin/rh_load; do
   [[ -f "$work/prefix/$f" ]] || fail "cmake --install did not install $f"
 done
 "$work/prefix/bin/rh_inspect" --help >/dev/null 2>&1 ||
   fail "the installed rh_inspect does not run"
+"$work/prefix/bin/rh_load" --help >/dev/null 2>&1 ||
+  fail "the installed rh_load does not run"
 
 # The Python package, where the build made one: installed where Debian's
 # python3 looks under the prefix, and working from there alone.

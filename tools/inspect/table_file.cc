@@ -26,9 +26,14 @@ Status TableFile::OpenWith(const Comparator* ucmp) {
   owner_.reset();
   reader_ = nullptr;
   props_.reset();
+  // Mapped: verify and scan touch every byte, and a read call per key
+  // through the hash index costs more than the key's whole check (a
+  // page of slots or a log block is checksummed once either way).
   std::unique_ptr<FSRandomAccessFile> raf;
+  FileOptions fo;
+  fo.use_mmap_reads = true;
   Status s = options_.env->GetFileSystem()->NewRandomAccessFile(
-      path_, FileOptions(), &raf, nullptr);
+      path_, fo, &raf, nullptr);
   if (!s.ok()) return s;
   icmp_.reset(new InternalKeyComparator(ucmp));
   std::unique_ptr<RandomAccessFileReader> file(
@@ -55,6 +60,7 @@ std::string TableFile::Open(const std::string& path) {
   std::string err = CheckFileKind(path, &file_size_);
   if (!err.empty()) return err;
   options_.env = Env::Default();
+  options_.allow_mmap_reads = true;
   ioptions_.reset(new ImmutableOptions(options_));
 
   Status first_error;

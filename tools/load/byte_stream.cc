@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "tools/load/posix_io.h"
 
@@ -35,18 +36,25 @@ Status ByteStream::Open(const std::string& path) {
 
 Status ByteStream::Fill(size_t limit, bool* eof) {
   *eof = false;
-  const size_t have = buf_.size() - pos_;
+  const size_t have = end_ - pos_;
   if (have >= limit) return Status::OK();
-  // Move what is left to the front, then read after it.
-  if (pos_ > 0) {
-    buf_.erase(0, pos_);
-    pos_ = 0;
-  }
   const size_t want = std::min(std::max(kReadSize, have), limit - have);
-  buf_.resize(have + want);
+  if (pos_ + have + want > cap_) {
+    // Move what is left to the front, into a larger buffer if need be.
+    if (have + want > cap_) {
+      std::unique_ptr<char[]> bigger(new char[have + want]);
+      if (have > 0) memcpy(bigger.get(), buf_.get() + pos_, have);
+      buf_ = std::move(bigger);
+      cap_ = have + want;
+    } else if (have > 0) {
+      memmove(buf_.get(), buf_.get() + pos_, have);
+    }
+    pos_ = 0;
+    end_ = have;
+  }
   size_t got = 0;
-  Status s = ReadSome(fd_, &buf_[have], want, &got, name_);
-  buf_.resize(have + got);
+  Status s = ReadSome(fd_, buf_.get() + end_, want, &got, name_);
+  end_ += got;
   if (s.ok() && got == 0) *eof = true;
   return s;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "rocksdb/slice.h"
@@ -22,7 +23,7 @@ class ByteStream {
   const std::string& name() const { return name_; }
 
   // The unconsumed bytes in the buffer.
-  Slice Window() const { return Slice(buf_.data() + pos_, buf_.size() - pos_); }
+  Slice Window() const { return Slice(buf_.get() + pos_, end_ - pos_); }
   // Reads more so that Window() grows (keeping its bytes), up to `limit`
   // bytes in all; *eof when nothing more came.
   Status Fill(size_t limit, bool* eof);
@@ -35,8 +36,12 @@ class ByteStream {
   int fd_ = -1;
   bool owned_ = false;
   std::string name_;
-  std::string buf_;
-  size_t pos_ = 0;
+  // Not a std::string: growing one zero-fills what the read then
+  // overwrites.
+  std::unique_ptr<char[]> buf_;
+  size_t cap_ = 0;
+  size_t pos_ = 0;  // Window() is [pos_, end_)
+  size_t end_ = 0;
   uint64_t consumed_ = 0;
 };
 

@@ -55,6 +55,10 @@ bool ParseCompression(const std::string& name, CompressionType* type) {
   return true;
 }
 
+std::string TableName(const LoadOptions& o) {
+  return o.table == "block" ? "BlockBasedTable" : kRobinHoodTableName;
+}
+
 // The column family options the files are written (and the DB opened) with.
 Status TableOptions(const LoadOptions& o, ColumnFamilyOptions* cf) {
   RegisterRobinHoodTableDefault();
@@ -63,8 +67,7 @@ Status TableOptions(const LoadOptions& o, ColumnFamilyOptions* cf) {
   config.input_strings_escaped = false;
   Status s = GetColumnFamilyOptionsFromString(
       config, ColumnFamilyOptions(),
-      "table_factory={id=" + std::string(kRobinHoodTableName) + ";" +
-          o.table_options + "}",
+      "table_factory={id=" + TableName(o) + ";" + o.table_options + "}",
       cf);
   if (s.ok()) s = cf->table_factory->ValidateOptions(DBOptions(), *cf);
   if (!s.ok()) return Status::InvalidArgument("--options", s.ToString());
@@ -371,11 +374,11 @@ class Loader {
     }
     if (target == cfs.size()) {
       cfs.emplace_back(o_.column_family, cf_options_);
-    } else if (std::string(cfs[target].options.table_factory->Name()) != kRobinHoodTableName) {
+    } else if (cfs[target].options.table_factory->Name() != TableName(o_)) {
       return Status::InvalidArgument(
           "--db " + o_.db, "column family " + o_.column_family + " uses " +
-                               cfs[target].options.table_factory->Name() +
-                               ", not RobinHoodTable: its files could not be read");
+                               cfs[target].options.table_factory->Name() + ", not " +
+                               TableName(o_) + ": the files could not be read");
     }
     std::vector<ColumnFamilyHandle*> handles;
     DB* raw = nullptr;
@@ -439,6 +442,9 @@ class Loader {
 }  // namespace
 
 Status ValidateLoadOptions(const LoadOptions& o) {
+  if (o.table != "robinhood" && o.table != "block") {
+    return Status::InvalidArgument("--table", "must be robinhood or block, not '" + o.table + "'");
+  }
   if (o.inputs.empty()) return Status::InvalidArgument("--input", "names no file");
   for (const auto& in : o.inputs) {
     if (in.empty()) return Status::InvalidArgument("--input", "has an empty file name");

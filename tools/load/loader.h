@@ -35,7 +35,10 @@ struct LoadOptions {
   std::string tmp_dir;  // empty: output_dir
   std::string db;       // empty: no ingestion
   std::string column_family = "default";
-  std::string table_options;  // RobinHoodTable's options string
+  // "robinhood", or "block": BlockBasedTable files of the same input, to
+  // compare with.
+  std::string table = "robinhood";
+  std::string table_options;  // the table format's options string
   std::string compression = "none";
   OnDuplicate on_duplicate = OnDuplicate::kLast;
   ProgressPrinter::Mode progress = ProgressPrinter::Mode::kOff;

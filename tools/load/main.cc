@@ -36,6 +36,7 @@ Flag flags[] = {
     {"db", "", "A DB to ingest the files into (created if missing)"},
     {"column_family", "default", "With --db: the column family ingested into"},
     {"options", "", "RobinHoodTable options, e.g. \"load_factor=0.9;inline_slot_limit=128\""},
+    {"table", "robinhood", "robinhood, or block: BlockBasedTable files, to compare with"},
     {"compression", "none", "Log block compression: none, snappy, lz4 or zstd"},
     {"on_duplicate", "last", "A key given twice: the last or first occurrence wins, or error"},
     {"progress", "auto", "auto (on a terminal), on (lines on stderr when not one) or off"},
@@ -175,6 +176,7 @@ int main(int argc, char** argv) {
   o.db = Get("db");
   o.column_family = Get("column_family");
   o.table_options = Get("options");
+  o.table = Get("table");
   o.compression = Get("compression");
 
   rh_load::InstallStopHandlers();

@@ -16,11 +16,14 @@
 
 namespace rh_load {
 
-// What a table builder holds for a file (the inline layout keeps every
-// entry until Finish, then lays out the slots beside them), per byte of
-// key and value and per entry: measured on both layouts, rounded up.
-constexpr double kBuilderBytesPerInputByte = 2.5;
-constexpr uint64_t kBuilderBytesPerEntry = 24;
+// What a table builder holds for a file, per byte of key and value and per
+// entry, rounded up from measurements of 12-byte entries: the inline
+// layout keeps every entry at a fixed stride (2 bytes over the longest
+// entry) until Finish, plus 12 bytes an entry to place hash-ordered slots
+// (26 bytes an entry in all, 14 in key order); the log layout keeps 12
+// bytes a key. The stride is the longest entry's, hence the half byte.
+constexpr double kBuilderBytesPerInputByte = 1.5;
+constexpr uint64_t kBuilderBytesPerEntry = 16;
 
 struct FilePlan {
   uint64_t target_bytes;    // of keys and values a file

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cassert>
 #include <cstring>
+#include <new>
+
+#include <sys/mman.h>
 
 namespace rh_load {
 
@@ -14,6 +17,17 @@ size_t ChunkSize(size_t budget) {
 }
 }  // namespace
 
+void SortBuffer::Unmap::operator()(char* p) const { munmap(p, size); }
+
+std::unique_ptr<char, SortBuffer::Unmap> SortBuffer::Map(size_t size) {
+  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+  madvise(p, size, MADV_HUGEPAGE);
+#endif
+  return std::unique_ptr<char, Unmap>(static_cast<char*>(p), Unmap{size});
+}
+
 SortBuffer::SortBuffer(size_t budget)
     : budget_(budget), chunk_size_(ChunkSize(budget)) {}
 
@@ -24,7 +38,7 @@ bool SortBuffer::Add(const Slice& key, const Slice& value, uint64_t ordinal) {
   if (chunks_.empty() || size_t(chunk_end_ - chunks_.back().end) < need) {
     const size_t size = std::max(chunk_size_, need);
     if (count_ > 0 && allocated_ + size + refs_after > budget_) return false;
-    chunks_.push_back(Chunk{std::unique_ptr<char[]>(new char[size]), nullptr});
+    chunks_.push_back(Chunk{Map(size), nullptr});
     chunks_.back().end = chunks_.back().data.get();
     chunk_end_ = chunks_.back().end + size;
     allocated_ += size;
@@ -77,8 +91,14 @@ RunRecord SortBuffer::At(size_t i) const {
   assert(sorted_ && i < refs_.size());
   // Sorted references point all over the chunks: reads in order (the
   // merge, a spill) would wait on memory at every record without this.
-  constexpr size_t kAhead = 16;
-  if (i + kAhead < refs_.size()) __builtin_prefetch(refs_[i + kAhead].record);
+  constexpr size_t kAhead = 32;
+  if (i + kAhead < refs_.size()) {
+    // Three lines: a 100-byte value's record spans two or three.
+    const char* p = refs_[i + kAhead].record;
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + 64);
+    __builtin_prefetch(p + 128);
+  }
   RunRecord r;
   DecodeTrusted(refs_[i].record, &r);
   return r;

@@ -46,10 +46,18 @@ class SortBuffer {
 
   const size_t budget_;
   const size_t chunk_size_;
+  // Chunks are mapped with transparent huge pages where the kernel allows
+  // (madvise mode): the merge reads records in key order, all over the
+  // chunks, and 4 KiB pages would make most of those reads TLB misses.
+  struct Unmap {
+    size_t size;
+    void operator()(char* p) const;
+  };
   struct Chunk {
-    std::unique_ptr<char[]> data;
+    std::unique_ptr<char, Unmap> data;
     char* end;  // past the last record written to it
   };
+  static std::unique_ptr<char, Unmap> Map(size_t size);
   std::vector<Chunk> chunks_;
   char* chunk_end_ = nullptr;  // the last chunk's capacity
   size_t allocated_ = 0;
