@@ -37,7 +37,8 @@ file(GLOB RH_BINDING_SOURCES CONFIGURE_DEPENDS
 # NO_EXTRAS: no LTO or stripping, which would differ from the rest of the
 # build (and the library's NDEBUG setting is ours to keep).
 pybind11_add_module(_rocksdb_robinhood MODULE NO_EXTRAS ${RH_BINDING_SOURCES})
-target_link_libraries(_rocksdb_robinhood PRIVATE rh_inspect_commands rh_load_lib)
+# zlib: the shard of a key is its CRC-32, as Python's zlib.crc32 computes it.
+target_link_libraries(_rocksdb_robinhood PRIVATE rh_inspect_commands rh_load_lib z)
 set_target_properties(_rocksdb_robinhood PROPERTIES
   LIBRARY_OUTPUT_DIRECTORY "${RH_PYTHON_PACKAGE_DIR}")
 

@@ -318,3 +318,37 @@ def test_dask_load_command(client, tmp_path):
          "--options=load_factor=3"], capture_output=True, timeout=120)
     assert bad.returncode == 1
     assert b"load_factor" in bad.stderr
+
+
+def test_file_and_bag_splits_agree(tmp_path):
+    """The shuffle of an input file (C++) and of a bag partition (Python)
+    put every entry in the same piece, in the same order."""
+    from rocksdb_robinhood import formats, tasks
+    entries = [(_key(i), b"%d" % i) for i in range(20000)]
+    entries += entries[:500]  # duplicates stay, in input order
+    write_binary(tmp_path / "in.bin", entries)
+    boundaries = sorted(k for k, _ in entries[::997])
+    for shards in (None, 3):
+        pieces = {}
+        for name, run in [
+                ("py", lambda d: tasks.split(iter(entries), boundaries,
+                                             shards, d)),
+                ("cc", lambda d: tasks.split_file(str(tmp_path / "in.bin"),
+                                                  "binary", boundaries,
+                                                  shards, d))]:
+            d = tmp_path / ("%s-%s" % (name, shards))
+            d.mkdir()
+            (result,) = run(str(d))
+            assert result["entries"] == len(entries)
+            pieces[name] = {w: list(formats.read(p, "binary"))
+                            for w, p in result["pieces"].items()}
+        assert pieces["py"] == pieces["cc"]
+        assert sum(len(p) for p in pieces["cc"].values()) == len(entries)
+        for (shard, r), got in pieces["cc"].items():
+            for k, _ in got:
+                assert shard == (shard_of(k, shards) if shards else 0)
+                assert (r == 0 or boundaries[r - 1] <= k) and \
+                    (r == len(boundaries) or k < boundaries[r])
+    (sampled,) = tasks.sample_file(str(tmp_path / "in.bin"), "binary", 100)
+    assert sampled["entries"] == len(entries) and len(sampled["keys"]) == 100
+    assert set(sampled["keys"]) <= {k for k, _ in entries}

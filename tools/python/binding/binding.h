@@ -41,5 +41,6 @@ void DefineWriter(py::module_& m);    // writer.cc
 void DefineDB(py::module_& m);        // db.cc
 void DefineInspect(py::module_& m);   // inspect.cc
 void DefineLoad(py::module_& m);      // load.cc
+void DefinePartition(py::module_& m); // partition.cc
 
 }  // namespace rh_python

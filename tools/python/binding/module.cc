@@ -13,4 +13,5 @@ PYBIND11_MODULE(_rocksdb_robinhood, m) {
   rh_python::DefineDB(m);
   rh_python::DefineInspect(m);
   rh_python::DefineLoad(m);
+  rh_python::DefinePartition(m);
 }

@@ -62,8 +62,10 @@ _DEFAULT_MEMORY_LIMIT = 256 << 20
 
 class _Source:
     """The input, as partitions a task can run over: a bag's partitions,
-    or one task a file. run(task, *args) runs task(entries, *args) over
-    each partition and returns the futures in input order."""
+    or one task a file. run(bag_task, file_task, *args) runs
+    bag_task(entries, *args) over each bag partition, or
+    file_task(path, input_format, *args) over each file (which reads it in
+    C++), and returns the futures in input order."""
 
     def __init__(self, client, data, input_format):
         self.client = client
@@ -85,13 +87,12 @@ class _Source:
                 raise InvalidArgument("bulk_load: %s: no such file" % p)
         self.partitions = len(self.paths)
 
-    def run(self, task, *args):
+    def run(self, bag_task, file_task, *args):
         if self.bag is not None:
             # One fused task a partition: the bag's own work, then ours.
             return self.client.compute(
-                self.bag.map_partitions(task, *args).to_delayed())
-        return [self.client.submit(tasks.on_file, task, p, f, *args,
-                                   pure=False)
+                self.bag.map_partitions(bag_task, *args).to_delayed())
+        return [self.client.submit(file_task, p, f, *args, pure=False)
                 for p, f in zip(self.paths, self.formats)]
 
 
@@ -188,14 +189,14 @@ def bulk_load(client, data, db_path, partitions=None, shards=None, options="",
         t = time.monotonic()
         per_input = max(_MIN_SAMPLES_PER_INPUT,
                         math.ceil(_SAMPLES_PER_RANGE * partitions / inputs))
-        futures = source.run(tasks.sample, per_input)
+        futures = source.run(tasks.sample, tasks.sample_file, per_input)
         samples = [s for part in client.gather(futures) for s in part]
         boundaries = _boundaries(samples, partitions)
         seconds["sample"] = time.monotonic() - t
 
         t = time.monotonic()
-        futures = source.run(tasks.split, boundaries, shards,
-                             dirs["pieces"])
+        futures = source.run(tasks.split, tasks.split_file, boundaries,
+                             shards, dirs["pieces"])
         splits = [s for part in client.gather(futures) for s in part]
         seconds["shuffle"] = time.monotonic() - t
 

@@ -14,8 +14,8 @@ import struct
 import uuid
 import zlib
 
-from ._rocksdb_robinhood import InvalidArgument, load
-from . import formats
+from ._rocksdb_robinhood import (InvalidArgument, load, sample_input,
+                                 split_input)
 
 _LENGTHS = struct.Struct("<II")
 # A split task's buffered pieces are written out past this many bytes.
@@ -30,10 +30,15 @@ def shard_of(key, shards):
     return zlib.crc32(key) % shards
 
 
-def on_file(task, path, input_format, *args):
-    """`task` over the entries of one input file: the file is read in the
-    task that uses it, so its entries stream through and never travel."""
-    return task(formats.read(path, input_format), *args)
+def sample_file(path, input_format, per_partition):
+    """sample() of an input file, in C++ (partition.cc)."""
+    return [sample_input(path, input_format, per_partition)]
+
+
+def split_file(path, input_format, boundaries, shards, piece_dir):
+    """split() of an input file, in C++ (partition.cc)."""
+    return [split_input(path, input_format, boundaries, shards or 0,
+                        piece_dir, uuid.uuid4().hex)]
 
 
 def _checked(entries):
