@@ -3,9 +3,11 @@ where it goes (sample, shuffle, build, ingest), with 1 and 2 worker
 processes, and rh_load in one process on 1 and 2 threads.
 
     PYTHONPATH=build/python /usr/bin/python3 tools/dask_bench.py \\
-        --num=10000000 [--files=8] [--runs=1] [--dir=/tmp/rh_dask_bench]
+        --num=10000000 [--files=8] [--runs=1] [--memory_limit=BYTES]
+        [--dir=/tmp/rh_dask_bench]
 
-Input: `--files` binary files of 8-byte keys (ids scrambled by a 64-bit
+--memory_limit is rh_load's, and each Dask build task's (one a worker at a
+time: a worker has one thread). Input: `--files` binary files of 8-byte keys (ids scrambled by a 64-bit
 bijection, so no key repeats and none is in order) and 8-byte values,
 written once. Every load builds a fresh DB from them with default options.
 Prints one line a run and the medians; the cluster's start is timed apart
@@ -50,21 +52,22 @@ def write_inputs(directory, num, files):
     return paths
 
 
-def run_rh_load(paths, directory, threads):
+def run_rh_load(paths, directory, threads, memory_limit):
     out = os.path.join(directory, "rh_load_out")
     db = os.path.join(directory, "db")
     start = time.monotonic()
     subprocess.run([os.path.join(_BUILD, "rh_load"),
                     "--input=" + ",".join(paths), "--input_format=binary",
                     "--output_dir=" + out, "--db=" + db,
-                    "--threads=%d" % threads, "--memory_limit=1G",
+                    "--threads=%d" % threads,
+                    "--memory_limit=%d" % memory_limit,
                     "--progress=off"], check=True, stdout=subprocess.DEVNULL)
     return {"total": time.monotonic() - start}
 
 
-def run_dask(client, paths, directory, workers):
+def run_dask(client, paths, directory, memory_limit):
     summary = bulk_load(client, paths, os.path.join(directory, "db"),
-                        tmp_dir=directory)
+                        tmp_dir=directory, memory_limit=memory_limit)
     return summary["seconds"]
 
 
@@ -73,6 +76,7 @@ def main():
     p.add_argument("--num", type=int, default=10000000)
     p.add_argument("--files", type=int, default=8)
     p.add_argument("--runs", type=int, default=1)
+    p.add_argument("--memory_limit", type=int, default=1 << 30)
     p.add_argument("--dir", default="/tmp/rh_dask_bench")
     a = p.parse_args()
     os.makedirs(a.dir, exist_ok=True)
@@ -92,7 +96,7 @@ def main():
         name = "rh_load --threads=%d" % threads
         for r in range(a.runs):
             clean()
-            s = run_rh_load(paths, work, threads)
+            s = run_rh_load(paths, work, threads, a.memory_limit)
             results.setdefault(name, []).append(s)
             print("%-26s run %d: %.2f s" % (name, r, s["total"]), flush=True)
     for workers in (1, 2):
@@ -106,7 +110,7 @@ def main():
         try:
             for r in range(a.runs):
                 clean()
-                s = run_dask(client, paths, work, workers)
+                s = run_dask(client, paths, work, a.memory_limit)
                 results.setdefault(name, []).append(s)
                 print("%-26s run %d: %.2f s (sample %.2f, shuffle %.2f, "
                       "build %.2f, ingest %.2f)"
