@@ -216,7 +216,7 @@ def _stalling(part, marker_dir, n):
                 f.write(str(os.getpid()))
             os.rename(os.path.join(marker_dir, "pid.tmp"),
                       os.path.join(marker_dir, "pid"))
-            time.sleep(30)  # killed long before; if not, the test fails
+            time.sleep(120)  # killed long before; if not, the test fails
         yield from _stalled_entries(p, n)
 
 
@@ -243,8 +243,8 @@ def _killer(marker_dir, work_dir, result):
         return any(name.endswith(".bin")
                    for _, _, names in os.walk(work_dir) for name in names)
 
-    if _wait_for(lambda: os.path.exists(pid_file), 60) and \
-            _wait_for(pieces, 30):
+    if _wait_for(lambda: os.path.exists(pid_file), 90) and \
+            _wait_for(pieces, 60):
         with open(pid_file) as f:
             os.kill(int(f.read()), signal.SIGKILL)
         result["killed"] = True
