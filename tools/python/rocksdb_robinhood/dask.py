@@ -117,8 +117,9 @@ def _db_paths(db_path, shards):
 def _remove(job_dir):
     """Removes the job's directory. A task of a failed job may still be
     running (Dask cannot stop a running task) and add a file while the
-    tree is removed; once the directory is gone it cannot (tasks create no
-    directories), so removing again until it stays gone is enough."""
+    tree is removed; once the directory is gone it cannot (tasks never
+    create the job's directories), so removing again until it stays gone
+    is enough."""
     for attempt in range(50):
         shutil.rmtree(job_dir, ignore_errors=True)
         if not os.path.exists(job_dir):

@@ -2,9 +2,10 @@
 
 Every task writes its output under a temporary name and renames it when
 complete, so a task Dask runs again (its worker was lost) replaces, never
-mixes with, what an earlier attempt left; and no task creates a directory,
-so a task still running after its job failed (and removed its directory)
-writes nothing anywhere.
+mixes with, what an earlier attempt left. No task creates the job's
+directories (a build task's loader makes one directory inside them, never
+their parents), so a task still running after its job failed (and removed
+its directory) can write nothing anywhere.
 """
 
 import bisect
