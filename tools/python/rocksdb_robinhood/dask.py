@@ -133,7 +133,8 @@ def bulk_load(client, data, db_path, partitions=None, shards=None, options="",
     """Builds range-partitioned RobinHoodTable files from `data` on the
     workers of `client` and ingests them into `db_path` in one call.
 
-    data              a dask.bag of (key, value) bytes pairs, or a list of
+    data              a dask.bag of (key, value) bytes pairs (computed
+                      twice: to sample, then to shuffle), or a list of
                       input files in rh_load's formats (tsv, csv, binary,
                       db: rocksdb_robinhood.formats), read one task a file
     db_path           the database (created if missing), or with `shards`
