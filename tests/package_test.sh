@@ -22,6 +22,26 @@ done
 "$work/prefix/bin/rh_load" --help >/dev/null 2>&1 ||
   fail "the installed rh_load does not run"
 
+# The Python package, where the build made one: installed where Debian's
+# python3 looks under the prefix, and working from there alone.
+if [[ -d "$RH_BUILD_DIR/python/rocksdb_robinhood" ]]; then
+  py_dir="$(echo "$work"/prefix/lib/python3*/dist-packages)"
+  for f in __init__.py dask.py dask_load.py; do
+    [[ -f "$py_dir/rocksdb_robinhood/$f" ]] || fail "no $f under $py_dir"
+  done
+  out="$(cd "$work" && PYTHONPATH="$py_dir" /usr/bin/python3 -c '
+import sys, rocksdb_robinhood as rh
+assert rh.__file__.startswith(sys.argv[1]), rh.__file__
+with rh.Writer(sys.argv[2] + "/p.sst") as w:
+    w.put(b"k", b"v")
+db = rh.DB(sys.argv[2] + "/pydb")
+db.ingest([w.info["path"]])
+print("python:", db.get(b"k").decode())
+' "$py_dir" "$work")" || fail "the installed Python package does not work"
+  [[ "$out" == "python: v" ]] || fail "the installed Python package printed: $out"
+  echo "$out"
+fi
+
 # find_package
 cmake -S "$src/examples/ingest" -B "$work/build" \
   -DCMAKE_PREFIX_PATH="$work/prefix" >"$work/cmake.log" 2>&1 ||

@@ -9,7 +9,9 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake binutils dpkg-dev librocksdb-dev rocksdb-tools
           libgflags-dev libsnappy-dev libgtest-dev libgmock-dev
-          python3 python3-matplotlib pkg-config)
+          python3 python3-matplotlib pkg-config
+          python3-pybind11 pybind11-dev python3-pytest python3-dask
+          python3-distributed)
 # tools/fuzz.sh: clang and libFuzzer's runtime (with the sanitizers').
 if [ "${1:-}" = "--fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 sudo=""

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ struct Args {
   bool hex = false;
   uint64_t limit = std::numeric_limits<uint64_t>::max();
   uint64_t samples = 100000;
+  // Where the output goes: the Python binding points it at a memory
+  // stream to hand `info --json` back as a dict.
+  FILE* out = stdout;
 };
 
 // Returns an error message, "help" for --help, or "" if the arguments are

@@ -93,7 +93,7 @@ Printer::Printer(const Args& a)
     : args_(a), form_(a.json ? Form::kJson : Form::kText) {
   groups_.push_back({false, false, 0, kTopLabelWidth});
   if (form_ == Form::kJson) {
-    json_.reset(new rh_tools::JsonWriter(stdout));
+    json_.reset(new rh_tools::JsonWriter(args_.out));
     json_->BeginObject();
   }
 }
@@ -171,12 +171,16 @@ void Printer::PrintText(const TextForm& t, const Value* v) {
     case TextForm::Kind::kRow: {
       const std::string text =
           t.text ? *t.text : (v != nullptr ? ValueText(*v) : std::string());
-      printf("%*s%-*s %s\n", g.indent, "", g.width, t.label.c_str(),
-             text.c_str());
+      fprintf(args_.out, "%*s%-*s %s\n", g.indent, "", g.width,
+              t.label.c_str(), text.c_str());
       break;
     }
-    case TextForm::Kind::kLine: printf("%s\n", t.text->c_str()); break;
-    case TextForm::Kind::kHeading: printf("\n%s\n", t.label.c_str()); break;
+    case TextForm::Kind::kLine:
+      fprintf(args_.out, "%s\n", t.text->c_str());
+      break;
+    case TextForm::Kind::kHeading:
+      fprintf(args_.out, "\n%s\n", t.label.c_str());
+      break;
   }
 }
 

@@ -80,7 +80,7 @@ int Scan(const Args& a, const TableFile& t) {
   if (!s.ok()) out.Field("error", Str(Describe(a.file, s)));
   out.Finish();
   // The listing before the error that cut it short, on a shared terminal.
-  fflush(stdout);
+  fflush(a.out);
   if (!s.ok()) {
     ReportError(a, Describe(a.file, s));
     return kExitBadFile;
