@@ -61,7 +61,7 @@ Status RobinHoodTableReader::Init(SequenceNumber largest_seqno) {
 
   s = file_.ReadSection(meta.range_dels, "range deletions", &buf, &contents);
   if (s.ok()) s = LoadRangeDels(contents);
-  if (s.ok() && meta.format_version >= 3) {
+  if (s.ok() && HasFilterSection(meta.format_version)) {
     // Checked here whatever verify_checksums says (filter_section.h).
     s = file_.ReadSection(meta.filter, "filter", &buf, &contents);
     if (s.ok()) {
@@ -433,14 +433,10 @@ Status RobinHoodTableReader::VerifyChecksum(
   }
   const TableMeta& m = meta();
   Slice contents;
-  for (auto section : {std::make_pair(&m.index, "hash index"),
-                       std::make_pair(&m.block_table, "block table"),
-                       std::make_pair(&m.sparse_index, "sparse index"),
-                       std::make_pair(&m.range_dels, "range deletions"),
-                       std::make_pair(&m.filter, "filter"),
-                       std::make_pair(&m.metaindex, "metaindex")}) {
-    if (section.first == &m.filter && m.format_version < 3) continue;
-    Status s = file_.ReadSection(*section.first, section.second, &buf,
+  for (const NamedSection& section : m.NamedSections()) {
+    // Properties are checked below, with what open decoded of them.
+    if (section.handle == &m.properties) continue;
+    Status s = file_.ReadSection(*section.handle, section.name, &buf,
                                  &contents);
     if (!s.ok()) return s;
   }

@@ -181,20 +181,11 @@ struct Layout {
       }
       return "log (no block?)";
     }
-    const bool in = meta.is_inline();
-    const std::pair<const SectionHandle*, const char*> sections[] = {
-        {&meta.index, in ? "inline slots" : "hash index"},
-        {&meta.block_table, in ? "inline directory" : "block table"},
-        {&meta.sparse_index, "sparse index"},
-        {&meta.range_dels, "range deletions"},
-        {&meta.filter, "filter"},
-        {&meta.properties, "properties"},
-        {&meta.metaindex, "metaindex"}};
-    for (const auto& s : sections) {
-      if (s.first == &meta.filter && meta.format_version < 3) continue;
-      if (offset >= s.first->offset && offset < s.first->end_with_trailer()) {
-        return std::string(s.second) +
-               (offset < s.first->offset + s.first->size ? "" : " trailer");
+    for (const NamedSection& s : meta.NamedSections()) {
+      const SectionHandle& h = *s.handle;
+      if (offset >= h.offset && offset < h.end_with_trailer()) {
+        return std::string(s.name) +
+               (offset < h.offset + h.size ? "" : " trailer");
       }
     }
     if (offset >= footer_offset) return "footer";

@@ -128,7 +128,7 @@ std::vector<Section> TableFile::Sections() const {
        TableMeta::EncodedLength(m.format_version) + kTrailerSize},
       {"footer", file_size_ - kFooterSize, kFooterSize},
   };
-  if (m.format_version >= 3) {
+  if (HasFilterSection(m.format_version)) {
     out.insert(out.begin() + 5,
                Section{"filter", m.filter.offset, with_trailer(m.filter)});
   }
