@@ -1,5 +1,6 @@
 #include "table/inline_entries.h"
 
+#include <cassert>
 #include <algorithm>
 #include <cstring>
 
@@ -58,6 +59,7 @@ void InlineEntryBuffer::Restride(uint32_t key_width, uint32_t value_width) {
 }
 
 void InlineEntryBuffer::Add(const Slice& key, const Slice& value) {
+  assert(Fits(key.size(), value.size()));
   if (count_ == 0) {
     first_key_size_ = key.size();
     first_value_size_ = value.size();

@@ -1,10 +1,10 @@
 #include "table/inline_table.h"
 
-#include "table/inline_directory.h"
-
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 
+#include "table/inline_directory.h"
 #include "table/robinhood_format.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
@@ -86,6 +86,7 @@ Status InlineTable::Init(const SectionReader* file, const TableMeta& meta,
 }
 
 uint64_t InlineTable::OrderEntry(uint64_t position) const {
+  assert(order_width_ != 0 && position < num_keys_);
   const char* p = order_ + position * order_width_;
   uint64_t v = 0;
   for (uint32_t i = 0; i < order_width_; ++i) {

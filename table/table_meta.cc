@@ -1,6 +1,7 @@
 #include "table/table_meta.h"
 
 #include "rocksdb/table.h"
+#include "table/layout.h"
 #include "table/section_reader.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
@@ -36,12 +37,11 @@ std::vector<const SectionHandle*> TableMeta::Sections() const {
 }
 
 std::vector<NamedSection> TableMeta::NamedSections() const {
-  const bool in = is_inline();
+  const LayoutKind& kind = LayoutKindOf(*this);
   std::vector<NamedSection> out;
   for (const SectionHandle* h : Sections()) {
-    const char* name = h == &index           ? (in ? "inline slots" : "hash index")
-                       : h == &block_table   ? (in ? "inline directory"
-                                                   : "block table")
+    const char* name = h == &index           ? kind.index_part
+                       : h == &block_table   ? kind.directory_part
                        : h == &sparse_index  ? "sparse index"
                        : h == &range_dels    ? "range deletions"
                        : h == &filter        ? "filter"

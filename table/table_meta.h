@@ -99,8 +99,8 @@ struct TableMeta {
   // The section handles in file (and encoding) order for this version.
   std::vector<const SectionHandle*> Sections() const;
   // The same, each with the name errors give its part in this file's
-  // layout: an inline file's `index` is "inline slots" and its
-  // `block_table` "inline directory".
+  // layout (layout.h): a log file's `index` is its "hash index", an inline
+  // file's its "inline slots".
   std::vector<NamedSection> NamedSections() const;
 
   void EncodeTo(std::string* dst) const;

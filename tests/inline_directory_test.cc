@@ -59,7 +59,7 @@ Built Build(TableFile* f, bool key_order) {
   RobinHoodTableOptions opts;
   opts.inline_key_order = key_order;
   EXPECT_OK(f->Build(FourPuts(), opts));
-  const Layout l = LayoutOf(f);
+  const FileMap l = MapOf(f);
   const std::string bytes = f->Bytes();
   return Built{l.meta, bytes.substr(l.meta.block_table.offset,
                                     l.meta.block_table.size)};

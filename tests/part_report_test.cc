@@ -25,7 +25,7 @@ struct Part {
   uint64_t end;
 };
 
-std::vector<Part> PartsOf(const Layout& l) {
+std::vector<Part> PartsOf(const FileMap& l) {
   std::vector<Part> parts;
   for (const BlockLocation& b : l.blocks) {
     parts.push_back(
@@ -39,28 +39,18 @@ std::vector<Part> PartsOf(const Layout& l) {
   return parts;
 }
 
-struct Case {
-  const char* name;
-  bool is_inline;
-  bool key_ordered;
-};
-
-class PartReportTest : public ::testing::TestWithParam<Case> {};
+class PartReportTest : public ::testing::TestWithParam<LayoutCase> {};
 
 // The first byte, the middle one and the last (a trailer byte, for a
 // checksummed section) of each part, each flipped alone.
 TEST_P(PartReportTest, NamesThePartAndAnOffsetInIt) {
-  const Case c = GetParam();
+  const LayoutCase c = GetParam();
   TableFile f(std::string("part_report_") + c.name);
   RobinHoodTableOptions opts = SmallBlocks();
   opts.filter_policy = "bloomfilter:10";
-  opts.inline_key_order = c.key_ordered;
-  const Model m = c.is_inline ? MakeCompactedModel(300, 7, c.key_ordered)
-                              : MakeModel(300, 7);
-  const std::string bytes = BuildModel(&f, m, opts);
-  const Layout l = LayoutOf(&f);
-  ASSERT_EQ(l.meta.is_inline(), c.is_inline);
-  ASSERT_EQ(l.meta.key_ordered(), c.key_ordered);
+  Model m;
+  const std::string bytes = BuildLayoutCase(&f, c, 7, opts, &m);
+  const FileMap l = MapOf(&f);
   if (!c.is_inline) ASSERT_GT(l.blocks.size(), 2u);
 
   const std::vector<Part> parts = PartsOf(l);
@@ -103,12 +93,9 @@ TEST_P(PartReportTest, NamesThePartAndAnOffsetInIt) {
   EXPECT_EQ(checked, static_cast<int>(parts.size()) * 3 * 2);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Layouts, PartReportTest,
-    ::testing::Values(Case{"log", false, false},
-                      Case{"inline_hash_order", true, false},
-                      Case{"inline_key_order", true, true}),
-    [](const ::testing::TestParamInfo<Case>& i) { return i.param.name; });
+INSTANTIATE_TEST_SUITE_P(Layouts, PartReportTest,
+                         ::testing::ValuesIn(AllLayouts()),
+                         LayoutCaseName);
 
 // The checked-in key-ordered file, its slots' trailer damaged: the report
 // names the slots, not the other layout's hash index.
@@ -120,7 +107,7 @@ TEST(PartReportGolden, KeyOrderedSlotsTrailer) {
                              &bytes));
   TableFile f("part_report_golden");
   f.Write(bytes);
-  const Layout l = LayoutOf(&f);
+  const FileMap l = MapOf(&f);
   ASSERT_TRUE(l.meta.is_inline());
   const uint64_t off = 3762;
   ASSERT_GE(off, l.meta.index.offset);
