@@ -3,7 +3,7 @@
 # given ROCKSDB_PLUGINS=robinhood. RocksDB's CMake parses the two lines below
 # with regular expressions, so each stays on one line. Our CMakeLists.txt
 # refuses to configure when the list misses a table/*.cc file.
-robinhood_SOURCES = table/block_table.cc table/filter_section.cc table/hash_index.cc table/ingestion_rules.cc table/inline_entries.cc table/inline_table.cc table/inline_table_iterator.cc table/key_order_model.cc table/log_block_reader.cc table/log_block_writer.cc table/log_entry.cc table/properties_section.cc table/property_block_check.cc table/robinhood_format.cc table/robinhood_table_builder.cc table/robinhood_table_factory.cc table/robinhood_table_iterator.cc table/robinhood_table_reader.cc table/robinhood_compress.cc table/robinhood_uncompress.cc table/section_reader.cc table/sparse_index.cc table/table_meta.cc table/table_view.cc
+robinhood_SOURCES = table/block_table.cc table/filter_section.cc table/hash_index.cc table/ingestion_rules.cc table/inline_directory.cc table/inline_entries.cc table/inline_table.cc table/inline_layout.cc table/inline_table_iterator.cc table/key_order_model.cc table/layout.cc table/log_block_reader.cc table/log_block_writer.cc table/log_entry.cc table/log_layout.cc table/properties_section.cc table/property_block_check.cc table/robinhood_format.cc table/robinhood_table_builder.cc table/robinhood_table_factory.cc table/robinhood_table_iterator.cc table/robinhood_table_reader.cc table/robinhood_compress.cc table/robinhood_uncompress.cc table/section_reader.cc table/sparse_index.cc table/table_meta.cc
 robinhood_HEADERS = include/rocksdb_robinhood/robinhood_table.h
 robinhood_FUNC = robinhood_table_register
 # Our sources include "table/..." and "rocksdb_robinhood/..." from this

@@ -197,13 +197,16 @@ int main(int argc, char** argv) {
     }
     fflush(stdout);
 
-    auto skip_all = [&](Slot& s, const std::string& why) {
+    // `failed`: the format could not run (an error, wrong answers), as
+    // opposed to a limitation it has.
+    auto skip_all = [&](Slot& s, const std::string& why, bool failed) {
       for (const auto& p : wphases) {
         PhaseResult r;
         r.workload = w.name;
         r.format = s.format.name;
         r.phase = p;
         r.skipped = true;
+        r.failed = failed;
         r.reason = why;
         report.AddSkip(r);
       }
@@ -216,7 +219,7 @@ int main(int argc, char** argv) {
         s.unusable = why;
         printf("%-12s : skipped: %s [%s %s]\n", "all", why.c_str(),
                w.name.c_str(), s.format.name.c_str());
-        skip_all(s, why);
+        skip_all(s, why, /*failed=*/false);
         continue;
       }
       bool fill = std::find(wphases.begin(), wphases.end(), "fill") !=
@@ -232,7 +235,7 @@ int main(int argc, char** argv) {
       if (!st.ok()) {
         s.unusable = "cannot open " + s.dir + ": " + st.ToString();
         printf("%-12s : skipped: %s\n", "open", s.unusable.c_str());
-        skip_all(s, s.unusable);
+        skip_all(s, s.unusable, /*failed=*/true);
         continue;
       }
       if (fill) {
@@ -242,7 +245,7 @@ int main(int argc, char** argv) {
         if (timed || r.skipped) report.Add(r, 1);
         if (r.skipped) {
           s.unusable = r.reason;
-          skip_all(s, r.reason);
+          skip_all(s, r.reason, r.failed);
           continue;
         }
       }
@@ -285,7 +288,7 @@ int main(int argc, char** argv) {
         s.unusable = "WRONG RESULTS in warm-up check: " + err;
         printf("%-12s : skipped: %s [%s %s]\n", "reads", s.unusable.c_str(),
                w.name.c_str(), s.format.name.c_str());
-        skip_all(s, s.unusable);
+        skip_all(s, s.unusable, /*failed=*/true);
       }
     }
 

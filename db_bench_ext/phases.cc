@@ -124,6 +124,7 @@ PhaseResult RunFill(const PhaseContext& ctx, DB* db) {
   double t2 = NowSeconds();
   if (!s.ok()) {
     r.skipped = true;
+    r.failed = true;
     r.reason = "fill failed: " + s.ToString();
     return r;
   }
@@ -200,6 +201,7 @@ PhaseResult RunIngest(const PhaseContext& ctx, const std::string& dir) {
   unlink(sst.c_str());
   if (!s.ok()) {
     r.skipped = true;
+    r.failed = true;
     r.reason = "SstFileWriter + IngestExternalFile failed: " + s.ToString();
     return r;
   }
@@ -394,6 +396,7 @@ PhaseResult RunRead(const PhaseContext& ctx, DB* db, const std::string& phase,
   }
   if (!r.reason.empty()) {
     r.skipped = true;
+    r.failed = true;
     r.reason = phase + " failed: " + r.reason;
     return r;
   }

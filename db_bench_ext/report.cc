@@ -95,8 +95,10 @@ std::vector<PhaseResult> Report::Medians() const {
   for (const auto& k : order_) {
     const auto& v = samples_.at(k);
     std::vector<const PhaseResult*> ok;
+    const PhaseResult* failed = nullptr;
     for (const auto& r : v) {
       if (!r.skipped) ok.push_back(&r);
+      if (r.failed && failed == nullptr) failed = &r;
     }
     if (ok.empty()) {
       out.push_back(v.front());
@@ -125,22 +127,34 @@ std::vector<PhaseResult> Report::Medians() const {
         med([](const PhaseResult& r) { return r.stage2_seconds; });
     m.heap_peak_bytes = int64_t(
         med([](const PhaseResult& r) { return double(r.heap_peak_bytes); }));
+    // A repetition that failed fails the phase, whatever the others did.
+    if (failed != nullptr) {
+      m.failed = true;
+      m.reason = failed->reason;
+    }
     out.push_back(m);
   }
   return out;
+}
+
+const PhaseResult* Report::FindAny(const std::vector<PhaseResult>& medians,
+                                   const std::string& workload,
+                                   const std::string& format,
+                                   const std::string& phase) const {
+  for (const auto& r : medians) {
+    if (r.workload == workload && r.format == format && r.phase == phase) {
+      return &r;
+    }
+  }
+  return nullptr;
 }
 
 const PhaseResult* Report::Find(const std::vector<PhaseResult>& medians,
                                 const std::string& workload,
                                 const std::string& format,
                                 const std::string& phase) const {
-  for (const auto& r : medians) {
-    if (r.workload == workload && r.format == format && r.phase == phase &&
-        !r.skipped) {
-      return &r;
-    }
-  }
-  return nullptr;
+  const PhaseResult* r = FindAny(medians, workload, format, phase);
+  return r != nullptr && !r->skipped ? r : nullptr;
 }
 
 void Report::PrintTables(FILE* out, const RunInfo& info) const {
@@ -274,15 +288,41 @@ void Report::PrintTargets(FILE* out, const RunInfo& info) const {
     double value;
     double goal;
     bool at_most;
+    // Why the target is missed whatever the value: a phase that failed,
+    // or wrong answers (the found column). Empty if measured right.
+    std::string failure;
   };
   std::vector<Line> lines;
+  // What reads of `phase` must find of `r.ops` keys: all, or none for
+  // absent keys. Empty if `r` found what it should.
+  auto wrong_found = [](const PhaseResult& r) -> std::string {
+    const uint64_t want = r.phase == "readmissing" ? 0 : r.ops;
+    if (r.found == want) return "";
+    return r.format + " found " + std::to_string(r.found) + " of " +
+           std::to_string(r.ops) + ", not " + std::to_string(want);
+  };
   auto speed = [&](const std::string& w, const std::string& phase,
                    const std::string& peer, double goal) {
-    const PhaseResult* rh = Find(med, w, "robinhood", phase);
-    const PhaseResult* other = Find(med, w, peer, phase);
-    if (!rh || !other || other->ops_per_sec <= 0) return;
-    lines.push_back({w + " " + phase + ": robinhood / " + peer,
-                     rh->ops_per_sec / other->ops_per_sec, goal, false});
+    const PhaseResult* rh = FindAny(med, w, "robinhood", phase);
+    const PhaseResult* other = FindAny(med, w, peer, phase);
+    // Not run here, or not a thing the peer can do: no target to judge.
+    if (!rh || !other) return;
+    if (other->skipped && !other->failed) return;
+    Line l{w + " " + phase + ": robinhood / " + peer, 0, goal, false, ""};
+    for (const PhaseResult* r : {rh, other}) {
+      if (r->failed || r->skipped) {
+        l.failure = r->format + " " + r->reason;
+        break;
+      }
+      l.failure = wrong_found(*r);
+      if (!l.failure.empty()) break;
+    }
+    if (l.failure.empty() && other->ops_per_sec > 0) {
+      l.value = rh->ops_per_sec / other->ops_per_sec;
+    } else if (l.failure.empty()) {
+      l.failure = peer + " measured no operations";
+    }
+    lines.push_back(l);
   };
   bool has_misses = false;
   for (const auto& r : med) has_misses |= r.workload == "misses";
@@ -301,6 +341,13 @@ void Report::PrintTargets(FILE* out, const RunInfo& info) const {
   }
   for (const auto& w : info.workload_order) {
     for (const auto& phase : {"fill", "ingest"}) {
+      // A build that failed misses every target it would have had.
+      const PhaseResult* tried = FindAny(med, w, "robinhood", phase);
+      if (tried != nullptr && tried->failed) {
+        lines.push_back({w + " " + phase + ": robinhood", 0, 0, false,
+                         tried->reason});
+        continue;
+      }
       const PhaseResult* rh = Find(med, w, "robinhood", phase);
       const PhaseResult* block = Find(med, w, "block", phase);
       const PhaseResult* cuckoo = Find(med, w, "cuckoo", phase);
@@ -340,11 +387,19 @@ void Report::PrintTargets(FILE* out, const RunInfo& info) const {
   if (lines.empty()) return;
   fprintf(out, "\n== targets (set for 10M keys; this run: %" PRIu64
                " keys) ==\n", info.num);
+  int met = 0;
   for (const auto& l : lines) {
+    if (!l.failure.empty()) {
+      fprintf(out, "  %-58s %8s  %s  MISSED\n", l.what.c_str(), "-",
+              l.failure.c_str());
+      continue;
+    }
     bool ok = l.at_most ? l.value <= l.goal : l.value >= l.goal;
+    met += ok ? 1 : 0;
     fprintf(out, "  %-58s %8.2f  (%s %.2f)  %s\n", l.what.c_str(), l.value,
             l.at_most ? "<=" : ">=", l.goal, ok ? "met" : "MISSED");
   }
+  fprintf(out, "  %d of %zu targets met\n", met, lines.size());
 }
 
 bool Report::WriteJson(const std::string& path, const RunInfo& info) const {

@@ -54,6 +54,12 @@ class Report {
  private:
   std::vector<std::string> order_;
   std::map<std::string, std::vector<PhaseResult>> samples_;
+  // The median result of a phase, skipped or failed ones too (FindAny),
+  // or measured ones only (Find); null if there is none.
+  const PhaseResult* FindAny(const std::vector<PhaseResult>& medians,
+                             const std::string& workload,
+                             const std::string& format,
+                             const std::string& phase) const;
   const PhaseResult* Find(const std::vector<PhaseResult>& medians,
                           const std::string& workload,
                           const std::string& format,

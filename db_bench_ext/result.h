@@ -12,6 +12,9 @@ struct PhaseResult {
   std::string workload, format, phase;
   int repetition = 0;
   bool skipped = false;
+  // Skipped because the phase failed (an error, or wrong answers), not
+  // for a limitation of the format: its targets count as missed.
+  bool failed = false;
   std::string reason;  // why skipped, or an error
   std::string note;    // a limitation worth printing beside the numbers
 

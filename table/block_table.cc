@@ -1,5 +1,7 @@
 #include "table/block_table.h"
 
+#include <cassert>
+
 #include "table/robinhood_format.h"
 #include "util/coding.h"
 
@@ -93,6 +95,7 @@ Status BlockTable::Init(const Slice& contents, uint64_t log_file_bytes,
 }
 
 size_t BlockTable::Find(uint64_t address) const {
+  assert(address < logical_bytes());
   const uint64_t page = address >> page_shift_;
   size_t lo = page_first_block_[page];
   size_t hi = page_first_block_[page + 1];

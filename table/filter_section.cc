@@ -1,5 +1,6 @@
 #include "table/filter_section.h"
 
+#include <cassert>
 #include <cstring>
 
 #include "rocksdb/convenience.h"
@@ -136,10 +137,12 @@ Status FilterSection::Init(const Slice& contents, uint64_t offset,
 }
 
 bool FilterSection::KeyMayMatch(const Slice& user_key) const {
+  assert(usable());
   return reader_->MayMatch(user_key);
 }
 
 void FilterSection::KeysMayMatch(int n, Slice** keys, bool* may_match) const {
+  assert(usable());
   reader_->MayMatch(n, keys, may_match);
 }
 

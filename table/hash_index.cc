@@ -100,17 +100,11 @@ IndexGeometry HashIndexBuilder::Plan(double load_factor) {
   RadixSort(0, num_keys_, 0);
   HashIndex shape;  // Home() of this capacity; reads no slots
   shape.Init(nullptr, geo);
-  uint64_t next_free = 0;  // first slot not yet taken
+  Placement place;
   for (size_t k = 0; k < num_keys_; ++k) {
-    const uint64_t home = shape.Home(At(k).hash_and_high & ~kHashLowMask);
-    if (next_free < home) next_free = home;
-    const uint64_t disp = next_free - home;
-    ++next_free;
-    geo.max_displacement =
-        static_cast<uint32_t>(std::max<uint64_t>(geo.max_displacement, disp));
-    geo.total_displacement += disp;
+    place.Place(shape.Home(At(k).hash_and_high & ~kHashLowMask), &geo);
   }
-  geo.slots = std::max(next_free, geo.capacity);
+  geo.slots = std::max(place.next_free(), geo.capacity);
   return geo;
 }
 
@@ -123,22 +117,20 @@ Status HashIndexBuilder::VisitSlots(const IndexGeometry& geo,
            r.address_low;
   };
   constexpr size_t kAhead = 16;
-  uint64_t next_free = 0;
+  Placement place;
   for (size_t k = 0; k < num_keys_; ++k) {
     Record& rec = At(k);
     const uint64_t hash = rec.hash_and_high & ~kHashLowMask;
     const uint64_t address = address_of(rec);
-    const uint64_t home = shape.Home(hash);
-    if (next_free < home) next_free = home;
-    Status s = visit(next_free, hash, address,
+    const uint64_t slot = place.Place(shape.Home(hash));
+    Status s = visit(slot, hash, address,
                      k + kAhead < num_keys_ ? address_of(At(k + kAhead))
                                             : kNoAddress);
     if (!s.ok()) return s;
     // For SlotsByAddress, which sorts by the first field: the address
     // (< 2^32 there) above the slot's top 8 bits, the slot's low 32 bits.
-    rec.hash_and_high = (address << 32) | (next_free >> 32);
-    rec.address_low = static_cast<uint32_t>(next_free);
-    ++next_free;
+    rec.hash_and_high = (address << 32) | (slot >> 32);
+    rec.address_low = static_cast<uint32_t>(slot);
   }
   return Status::OK();
 }

@@ -26,6 +26,7 @@
 // about once in 16 million probed slots of the same home.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -66,6 +67,63 @@ struct IndexGeometry {
   uint32_t tag_bits() const {
     return 64 - kDisplacementBits - address_bits;
   }
+};
+
+// The home slot of a key of hash `hash` among `capacity` home slots: the
+// hash read as a fraction of 2^64, scaled. The one home formula of hash
+// order, for the hash index and for inline slots alike.
+inline uint64_t HomeOf(uint64_t hash, uint64_t capacity) {
+  return static_cast<uint64_t>(
+      (static_cast<unsigned __int128>(hash) * capacity) >> 64);
+}
+
+// Robin Hood's rule for a lookup walking from its key's home: a used slot
+// `d` slots past that home holds an entry `disp` slots past its own home.
+// If disp < d that entry's home is after ours, and so is every later one:
+// the key is not here (kStop). If disp == d the entry shares our home and
+// may be the key (kCandidate); if disp > d its home is before ours (kPass).
+// `saturated`: disp is only a floor (the hash index's 255 means 255 or
+// more), so the entry may share our home from d >= disp on. The one probe
+// rule of both layouts (HashIndex::Probe, InlineTable::Probe) and of the
+// inspector; an empty slot stops a walk before this is asked.
+enum class RunStep { kStop, kPass, kCandidate };
+inline RunStep RobinHoodStep(uint64_t disp, uint64_t d,
+                             bool saturated = false) {
+  if (saturated) return d >= disp ? RunStep::kCandidate : RunStep::kPass;
+  return disp < d    ? RunStep::kStop
+         : disp == d ? RunStep::kCandidate
+                     : RunStep::kPass;
+}
+
+// Robin Hood placement of keys that arrive in the order of their homes
+// (hash order, or key order with key_order_model.h's homes): each takes
+// the first free slot at or after its home, so no key is ever moved. The
+// one placement rule of both layouts, for planning and for writing.
+class Placement {
+ public:
+  // The slot of the next key, whose home `home` is not below the last
+  // one's; with `geo`, its displacement is counted there.
+  uint64_t Place(uint64_t home, IndexGeometry* geo = nullptr) {
+    assert(home >= last_home_);
+    last_home_ = home;
+    const uint64_t slot = home > next_free_ ? home : next_free_;
+    next_free_ = slot + 1;
+    if (geo != nullptr) {
+      const uint64_t d = slot - home;
+      if (d > geo->max_displacement) {
+        geo->max_displacement = static_cast<uint32_t>(
+            d < uint64_t{UINT32_MAX} ? d : uint64_t{UINT32_MAX});
+      }
+      geo->total_displacement += d;
+    }
+    return slot;
+  }
+  // The first slot no key has taken.
+  uint64_t next_free() const { return next_free_; }
+
+ private:
+  uint64_t next_free_ = 0;
+  uint64_t last_home_ = 0;
 };
 
 // Capacity for `keys` distinct keys at `load_factor`.
@@ -155,10 +213,7 @@ class HashIndex {
   }
   const IndexGeometry& geometry() const { return geo_; }
 
-  uint64_t Home(uint64_t hash) const {
-    return static_cast<uint64_t>(
-        (static_cast<unsigned __int128>(hash) * geo_.capacity) >> 64);
-  }
+  uint64_t Home(uint64_t hash) const { return HomeOf(hash, geo_.capacity); }
   uint64_t Slot(uint64_t i) const {
     return DecodeFixed64(slots_ + i * kSlotSize);
   }
@@ -199,8 +254,9 @@ class HashIndex {
       if (w == 0) break;
       const uint64_t disp = DisplacementOf(w);
       const bool saturated = disp == kSaturatedDisplacement;
-      if (!saturated && disp < d) break;  // its home is after ours
-      if (disp == d || (saturated && d >= kSaturatedDisplacement)) {
+      const RunStep step = RobinHoodStep(disp, d, saturated);
+      if (step == RunStep::kStop) break;
+      if (step == RunStep::kCandidate) {
         const uint64_t t = TagOf(w);
         if (t == tag) {
           if (candidate(AddressOf(w))) return i - home + 1;

@@ -1,5 +1,6 @@
 #include "table/inline_entries.h"
 
+#include <cassert>
 #include <algorithm>
 #include <cstring>
 
@@ -58,6 +59,7 @@ void InlineEntryBuffer::Restride(uint32_t key_width, uint32_t value_width) {
 }
 
 void InlineEntryBuffer::Add(const Slice& key, const Slice& value) {
+  assert(Fits(key.size(), value.size()));
   if (count_ == 0) {
     first_key_size_ = key.size();
     first_value_size_ = value.size();
@@ -142,19 +144,14 @@ bool InlineEntryBuffer::PlanKeyOrder(double load_factor,
         return k;
       },
       geo.capacity);
-  uint64_t next = 0;  // the first free slot
+  Placement place;
   for (uint64_t i = 0; i < count_; ++i) {
     Slice k, v;
     Get(i, &k, &v);
-    const uint64_t home = model_.Home(k);
-    const uint64_t slot = std::max(home, next);
-    const uint64_t d = slot - home;
-    if (d > kInlineMaxDisplacement) return false;
-    geo.max_displacement = std::max<uint32_t>(geo.max_displacement, d);
-    geo.total_displacement += d;
-    next = slot + 1;
+    place.Place(model_.Home(k), &geo);
+    if (geo.max_displacement > kInlineMaxDisplacement) return false;
   }
-  geo.slots = std::max(geo.capacity, next);
+  geo.slots = std::max(geo.capacity, place.next_free());
   const double load = static_cast<double>(count_) / geo.capacity;
   if (static_cast<double>(geo.total_displacement) / count_ >
       KeyOrderDisplacementLimit(load)) {
@@ -196,11 +193,12 @@ Status InlineEntryBuffer::WriteSlots(const Sink& sink, std::string* page_crcs,
   Status v;
   if (key_ordered_) {
     // Keys arrived in order, and key order is slot order.
+    Placement place;
     for (uint64_t i = 0; i < count_ && s.ok(); ++i) {
       Slice k, val;
       Get(i, &k, &val);
       const uint64_t home = model_.Home(k);
-      const uint64_t slot = std::max(home, next);
+      const uint64_t slot = place.Place(home);
       while (next < slot) put(0, Slice(), Slice());
       put(static_cast<uint32_t>(slot - home + 1), k, val);
     }

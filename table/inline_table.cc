@@ -1,8 +1,10 @@
 #include "table/inline_table.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 
+#include "table/inline_directory.h"
 #include "table/robinhood_format.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
@@ -37,27 +39,41 @@ Status InlineTable::Init(const SectionReader* file, const TableMeta& meta,
   file_ = file;
   ucmp_ = ucmp;
   directory_offset_ = meta.block_table.offset;
-  auto bad = [&](const std::string& what) {
-    return CorruptionAt(file->file_name(), "inline directory", what,
-                        meta.block_table.offset);
-  };
-  if (directory.size() < kInlineDirectoryHeader) return bad("too short");
-  const char* p = directory.data();
-  shape_.key_width = DecodeFixed32(p);
-  shape_.value_width = DecodeFixed32(p + 4);
-  const uint32_t bits = DecodeFixed32(p + 8);
-  page_slots_ = DecodeFixed32(p + 12);
-  order_width_ = DecodeFixed32(p + 16);
-  shape_.var_key = bits & 1;
-  shape_.var_value = bits & 2;
-  key_ordered_ = bits & 4;
-  if (shape_.key_width > kInlineMaxKeyWidth ||
-      shape_.value_width > kInlineMaxValueWidth || (bits >> 3) != 0) {
-    return bad("bad slot shape");
+  // The contents may lie in `directory_buf` (no mmap): keep that buffer,
+  // whose heap block a move does not relocate, and decode them there (the
+  // decoded directory points into them).
+  const bool in_buf =
+      directory.data() >= directory_buf.data() &&
+      directory.data() < directory_buf.data() + directory_buf.size();
+  const size_t at = in_buf ? directory.data() - directory_buf.data() : 0;
+  directory_buf_ = std::move(directory_buf);
+  Slice kept = directory;
+  if (in_buf) {
+    kept = Slice(directory_buf_.data() + at, directory.size());
+  } else if (!file->mmap()) {
+    // A file system that handed back its own memory: keep a copy.
+    directory_buf_.assign(directory.data(), directory.size());
+    kept = Slice(directory_buf_);
   }
-  if (key_ordered_ != meta.key_ordered()) {
-    return bad("key order disagrees with the meta block");
+  InlineDirectory dir;
+  Status s = dir.DecodeFrom(kept, meta, file->file_name());
+  if (!s.ok()) return s;
+  if (dir.key_ordered &&
+      strcmp(ucmp->Name(), BytewiseComparator()->Name()) != 0) {
+    // Seek trusts the slots to be in the order of this comparator's keys.
+    return Status::NotSupported(file->file_name() +
+                                ": key-ordered slots need the bytewise "
+                                "comparator, not " +
+                                ucmp->Name());
   }
+  shape_ = dir.shape;
+  key_ordered_ = dir.key_ordered;
+  page_slots_ = dir.page_slots;
+  order_width_ = dir.order_width;
+  model_ = std::move(dir.model);
+  crcs_ = dir.page_crcs.data();
+  order_ = dir.order.data();
+  pages_ = dir.pages();
   width_ = shape_.slot_width();
   geo_.capacity = meta.index_capacity;
   geo_.slots = meta.index_slots;
@@ -65,72 +81,12 @@ Status InlineTable::Init(const SectionReader* file, const TableMeta& meta,
   geo_.keys = meta.num_keys;
   num_keys_ = meta.num_keys;
   slots_offset_ = meta.index.offset;
-  // The meta block checked slots >= capacity >= 1 and the displacement
-  // against the overflow; sizes are checked against the section here,
-  // division first so that nothing wraps.
-  if (meta.index.size / width_ != geo_.slots ||
-      meta.index.size % width_ != 0) {
-    return bad("slots disagree with the section size");
-  }
-  if (geo_.max_displacement > kInlineMaxDisplacement) {
-    return bad("displacement beyond the slot's range");
-  }
-  if (page_slots_ != shape_.page_slots()) return bad("bad page size");
-  pages_ = (geo_.slots + page_slots_ - 1) / page_slots_;
-  if (num_keys_ > geo_.slots) return bad("more keys than slots");
-  Slice after_header(directory.data() + kInlineDirectoryHeader,
-                     directory.size() - kInlineDirectoryHeader);
-  if (key_ordered_) {
-    // Seek trusts the slots to be in the order of this comparator's keys.
-    if (strcmp(ucmp->Name(), BytewiseComparator()->Name()) != 0) {
-      return Status::NotSupported(file->file_name() +
-                                  ": key-ordered slots need the bytewise "
-                                  "comparator, not " +
-                                  ucmp->Name());
-    }
-    std::string why;
-    if (!model_.DecodeFrom(&after_header, geo_.capacity, shape_.key_width,
-                           &why)) {
-      return bad(why);
-    }
-    if (order_width_ != 0) return bad("order array with key-ordered slots");
-  }
-  const uint64_t model_bytes =
-      after_header.data() - directory.data() - kInlineDirectoryHeader;
-  const uint64_t rest = after_header.size();
-  if (rest / 4 < pages_) return bad("size disagrees with the pages");
-  const uint64_t order_bytes = rest - pages_ * 4;
-  if (order_width_ == 0) {
-    if (geo_.slots > kInlineMaxSortedSlots) {
-      return bad("too many slots for a file without an order array");
-    }
-    if (order_bytes != 0) return bad("size disagrees with the pages");
-  } else if (order_width_ != OrderWidthFor(geo_.slots)) {
-    return bad("order width");
-  } else if (order_bytes / order_width_ != num_keys_ ||
-             order_bytes % order_width_ != 0) {
-    return bad("size disagrees with the pages and keys");
-  }
-  // The contents may lie in `directory_buf` (no mmap): keep that buffer,
-  // whose heap block a move does not relocate.
-  const bool in_buf =
-      directory.data() >= directory_buf.data() &&
-      directory.data() < directory_buf.data() + directory_buf.size();
-  const size_t at = in_buf ? directory.data() - directory_buf.data() : 0;
-  directory_buf_ = std::move(directory_buf);
-  const char* base = in_buf ? directory_buf_.data() + at : directory.data();
-  if (!in_buf && !file->mmap()) {
-    // A file system that handed back its own memory: keep a copy.
-    directory_buf_.assign(directory.data(), directory.size());
-    base = directory_buf_.data();
-  }
-  crcs_ = base + kInlineDirectoryHeader + model_bytes;
-  order_ = crcs_ + pages_ * 4;
-  verified_.reset(new std::atomic<uint64_t>[pages_ / 64 + 1]());
+  verified_.Reset(pages_);
   return Status::OK();
 }
 
 uint64_t InlineTable::OrderEntry(uint64_t position) const {
+  assert(order_width_ != 0 && position < num_keys_);
   const char* p = order_ + position * order_width_;
   uint64_t v = 0;
   for (uint32_t i = 0; i < order_width_; ++i) {
@@ -183,10 +139,10 @@ Status InlineTable::ReadRun(uint64_t first, uint64_t count, bool verify,
     const char* slots = file_->mapping().data() + slots_offset_;
     if (verify) {
       for (uint64_t pg = first_page; pg <= last_page; ++pg) {
-        if (IsVerified(pg)) continue;
+        if (verified_.Test(pg)) continue;
         Status s = VerifyPage(pg, slots + pg * page_slots_ * width_);
         if (!s.ok()) return s;
-        MarkVerified(pg);
+        verified_.Set(pg);
       }
     }
     *run = Slice(slots + first * width_, count * width_);
@@ -252,48 +208,18 @@ void InlineTable::PrefetchPosition(uint64_t position) const {
 Status InlineTable::Find(const Slice& user_key, uint64_t hash, bool verify,
                          std::string* buf, Slice* value, bool* found) const {
   *found = false;
+  // A key wider than the slots is not here.
   if (user_key.size() > shape_.key_width) return Status::OK();
-  const uint64_t home = Home(user_key, hash);
-  if (home >= geo_.slots) return Damaged("home past the slots", home);
-  const uint64_t count = std::min<uint64_t>(geo_.max_displacement + uint64_t{1},
-                                            geo_.slots - home);
-  Slice run;
-  Status s;
-  if (!MappedRun(home, count, verify, &run)) {
-    s = ReadRun(home, count, verify, buf, &run);
-    if (!s.ok()) return s;
-  }
-  const char* p = run.data();
-  const uint32_t kw = shape_.key_width;
-  const uint32_t ka = shape_.key_at();
-  for (uint64_t d = 0; d < count; ++d, p += width_) {
-    const uint32_t dist = static_cast<uint8_t>(p[0]);
-    // Empty, or an entry whose home is after ours: the key is not here.
-    if (dist == 0 || dist - 1 < d) return Status::OK();
-    if (dist - 1 != d) continue;  // its home is before ours
-    if (shape_.var_key) {
-      if (static_cast<uint8_t>(p[1]) != user_key.size() ||
-          memcmp(p + ka, user_key.data(), user_key.size()) != 0) {
-        continue;
-      }
-    } else if (user_key.size() != kw) {
-      continue;
-    } else if (kw == 8) {
-      // The common 8-byte key in one compare, not a call to memcmp.
-      uint64_t a, b;
-      memcpy(&a, p + ka, 8);
-      memcpy(&b, user_key.data(), 8);
-      if (a != b) continue;
-    } else if (memcmp(p + ka, user_key.data(), kw) != 0) {
-      continue;
-    }
-    Slice k;
-    s = DecodeSlot(p, home + d, &k, value);
-    if (!s.ok()) return s;
-    *found = true;
-    return Status::OK();
-  }
-  return Status::OK();
+  Status decoded;
+  Status s = Probe(Home(user_key, hash), verify, buf,
+                   [&](const char* p, uint64_t slot) {
+                     if (!HoldsKey(p, user_key)) return false;
+                     Slice k;
+                     decoded = DecodeSlot(p, slot, &k, value);
+                     *found = decoded.ok();
+                     return true;
+                   });
+  return s.ok() ? decoded : s;
 }
 
 Status InlineTable::SortSlots() const {

@@ -22,17 +22,9 @@
 // time instead, with the page checksums of the directory, the first time
 // they read a page.
 //
-// Directory section (the meta block's `block_table` handle):
-//   fixed32 key_width      the longest user key, bytes (0..255)
-//   fixed32 value_width    the longest value, bytes (0..255)
-//   fixed32 shape          bit 0: klen bytes present; bit 1: vlen present;
-//                          bit 2: slots in key order (meta block flag
-//                          kKeyOrderedSlots, format version 4)
-//   fixed32 page_slots     slots per checksummed page
-//   fixed32 order_width    bytes per order entry (1..5), or 0: no order array
-//   [key order model]      with bit 2 only (key_order_model.h)
-//   pages x fixed32        masked CRC32C of each page's slots
-//   num_keys x order_width the slot of each entry in key order (little-endian)
+// Directory section (the meta block's `block_table` handle): the slots'
+// shape, page size, key order model, page checksums and order array
+// (inline_directory.h).
 //
 // Without an order array (option inline_order_array=false, for files of at
 // most kInlineMaxSortedSlots slots), a reader makes the order itself the
@@ -52,8 +44,10 @@
 // array; in key order the samples serve ApproximateOffsetOf.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -65,6 +59,7 @@
 #include "table/key_order_model.h"
 #include "table/section_reader.h"
 #include "table/table_meta.h"
+#include "table/verified_bits.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
@@ -75,7 +70,6 @@ constexpr uint32_t kInlineMaxValueWidth = 255;
 constexpr uint32_t kInlineSampleInterval = 64;
 // Pages of about this many bytes: the unit of checksumming, like a log block.
 constexpr uint32_t kInlinePageBytes = 4096;
-constexpr uint32_t kInlineDirectoryHeader = 5 * 4;
 // The most slots a file without an order array may have: readers hold its
 // order as 32-bit slot numbers.
 constexpr uint64_t kInlineMaxSortedSlots = 0xffffffffu;
@@ -130,14 +124,41 @@ class InlineTable {
   // The home slot of `user_key`, whose hash (unused in key order) is `hash`.
   uint64_t Home(const Slice& user_key, uint64_t hash) const {
     if (key_ordered_) return model_.Home(user_key);
-    return static_cast<uint64_t>(
-        (static_cast<unsigned __int128>(hash) * geo_.capacity) >> 64);
+    return HomeOf(hash, geo_.capacity);
   }
 
   // Finds `user_key` (whose hash is `hash`): `*found`, and its value in
   // `*value` (in the mapping, or in `*buf`).
   Status Find(const Slice& user_key, uint64_t hash, bool verify,
               std::string* buf, Slice* value, bool* found) const;
+  // Walks the run of slots an entry of home `home` may lie in, reading it
+  // (checked as ReadRun checks): calls `candidate(p, slot)` for each used
+  // slot whose entry has that home, until it returns true, and stops
+  // where Robin Hood's rule (RobinHoodStep) says no such entry lies
+  // further. `*read`: the slots looked at.
+  template <typename Candidate>
+  Status Probe(uint64_t home, bool verify, std::string* buf,
+               Candidate&& candidate, uint64_t* read = nullptr) const {
+    if (home >= geo_.slots) return Damaged("home past the slots", home);
+    const uint64_t count = std::min<uint64_t>(
+        geo_.max_displacement + uint64_t{1}, geo_.slots - home);
+    Slice run;
+    if (!MappedRun(home, count, verify, &run)) {
+      Status s = ReadRun(home, count, verify, buf, &run);
+      if (!s.ok()) return s;
+    }
+    const char* p = run.data();
+    uint64_t d = 0;
+    for (; d < count; ++d, p += width_) {
+      const uint32_t dist = static_cast<uint8_t>(p[0]);
+      if (dist == 0) break;
+      const RunStep step = RobinHoodStep(dist - 1, d);
+      if (step == RunStep::kStop) break;
+      if (step == RunStep::kCandidate && candidate(p, home + d)) break;
+    }
+    if (read != nullptr) *read = std::min(d + 1, count);
+    return Status::OK();
+  }
   // With mmap: brings the first two cache lines of the key's home run in.
   void PrefetchHome(const Slice& user_key, uint64_t hash) const;
   // With mmap: brings slot `slot` in (nothing for one out of range).
@@ -166,21 +187,31 @@ class InlineTable {
 
   Status Damaged(const std::string& detail, uint64_t slot) const;
   size_t MemoryUsage() const {
-    return directory_buf_.capacity() + (pages_ / 64 + 1) * 8 +
+    return directory_buf_.capacity() + verified_.MemoryUsage() +
            model_.MemoryUsage() +
            (sorted_.load(std::memory_order_acquire) ? num_keys_ * 4 : 0);
   }
 
  private:
-  bool IsVerified(uint64_t page) const {
-    return (verified_[page / 64].load(std::memory_order_relaxed) >>
-            (page % 64)) & 1;
-  }
-  void MarkVerified(uint64_t page) const {
-    verified_[page / 64].fetch_or(uint64_t{1} << (page % 64),
-                                  std::memory_order_relaxed);
-  }
   Status VerifyPage(uint64_t page, const char* bytes) const;
+  // Whether the used slot at `p` holds `user_key` (no wider than the
+  // slots' keys).
+  bool HoldsKey(const char* p, const Slice& user_key) const {
+    const char* k = p + shape_.key_at();
+    if (shape_.var_key) {
+      return static_cast<uint8_t>(p[1]) == user_key.size() &&
+             memcmp(k, user_key.data(), user_key.size()) == 0;
+    }
+    if (user_key.size() != shape_.key_width) return false;
+    if (shape_.key_width == 8) {
+      // The common 8-byte key in one compare, not a call to memcmp.
+      uint64_t a, b;
+      memcpy(&a, k, 8);
+      memcpy(&b, user_key.data(), 8);
+      return a == b;
+    }
+    return memcmp(k, user_key.data(), shape_.key_width) == 0;
+  }
   // ReadRun's common case, inline for Find: with mmap, a run (in range)
   // that lies in one page already checked, or with no check asked for.
   // False where ReadRun must do the work.
@@ -192,7 +223,7 @@ class InlineTable {
       // within that page.
       const uint64_t page = first / page_slots_;
       if (first - page * page_slots_ + count > page_slots_ ||
-          !IsVerified(page)) {
+          !verified_.Test(page)) {
         return false;
       }
     }
@@ -222,7 +253,7 @@ class InlineTable {
   std::string directory_buf_;
   const char* crcs_ = nullptr;
   const char* order_ = nullptr;
-  std::unique_ptr<std::atomic<uint64_t>[]> verified_;
+  VerifiedBits verified_;  // a bit per page
   const Comparator* ucmp_ = nullptr;
   // The order made by SortSlots; published once, read without the lock.
   mutable std::mutex sort_mu_;

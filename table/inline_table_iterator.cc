@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "table/inline_layout.h"
 #include "table/robinhood_format.h"
 #include "table/table_view.h"
 #include "util/coding.h"
@@ -10,12 +11,14 @@ namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
 InlineTableIterator::InlineTableIterator(const TableView* table,
-                                         const ReadOptions& /*ro*/,
+                                         const InlineLayout* layout,
                                          bool whole_file)
     : table_(table),
+      layout_(layout),
+      slots_(layout->table()),
       verify_(kVerifyReads),
       whole_file_(whole_file),
-      key_ordered_(table->inline_table()->key_ordered()),
+      key_ordered_(slots_.key_ordered()),
       packed_(PackSequenceAndType(table->Surfaced(0), kTypeValue)),
       buf_(new std::string) {}
 
@@ -27,7 +30,7 @@ void InlineTableIterator::MakeKey(const Slice& user_key,
 
 Status InlineTableIterator::Read(uint64_t position, Slice* user_key,
                                  Slice* value) {
-  const InlineTable& t = *table_->inline_table();
+  const InlineTable& t = slots_;
   uint64_t slot = 0;
   Status s = t.SlotAt(position, &slot);
   if (!s.ok()) return s;
@@ -38,7 +41,7 @@ Status InlineTableIterator::Read(uint64_t position, Slice* user_key,
 }
 
 Status InlineTableIterator::ReadSlot(uint64_t slot, const char** p) {
-  const InlineTable& t = *table_->inline_table();
+  const InlineTable& t = slots_;
   if (table_->mmap()) {
     Slice run;
     Status s = t.ReadRun(slot, 1, verify_, nullptr, &run);
@@ -48,12 +51,7 @@ Status InlineTableIterator::ReadSlot(uint64_t slot, const char** p) {
   if (slot >= t.num_slots()) return t.Damaged("slot run out of range", slot);
   if (slot < buf_first_ || slot >= buf_first_ + buf_count_) {
     // A value handed out must outlive the buffer when pinning asks.
-    if (IsValuePinned() && !buf_->empty()) {
-      pinned_iters_mgr_->PinPtr(buf_.release(), [](void* b) {
-        delete static_cast<std::string*>(b);
-      });
-      buf_.reset(new std::string);
-    }
+    PinOrKeep(&buf_);
     const uint64_t ps = t.shape().page_slots();
     buf_first_ = whole_file_ ? 0 : slot / ps * ps;
     buf_count_ = whole_file_ ? t.num_slots()
@@ -71,8 +69,7 @@ Status InlineTableIterator::ReadSlot(uint64_t slot, const char** p) {
 
 void InlineTableIterator::Load(uint64_t position) {
   valid_ = false;
-  if (!status_.ok()) return;
-  if (position >= table_->inline_table()->num_keys()) return;
+  if (position >= slots_.num_keys()) return;
   Status s = Read(position, &user_key_, &value_);
   if (!s.ok()) return Invalidate(s);
   Settle(position);
@@ -80,8 +77,7 @@ void InlineTableIterator::Load(uint64_t position) {
 
 void InlineTableIterator::LoadUsed(uint64_t slot, bool forward) {
   valid_ = false;
-  if (!status_.ok()) return;
-  const InlineTable& t = *table_->inline_table();
+  const InlineTable& t = slots_;
   // Backward past slot 0 wraps to beyond the last slot, which ends it too.
   for (; slot < t.num_slots(); slot = forward ? slot + 1 : slot - 1) {
     const char* p = nullptr;
@@ -95,6 +91,7 @@ void InlineTableIterator::LoadUsed(uint64_t slot, bool forward) {
 }
 
 void InlineTableIterator::SeekToFirst() {
+  StartPositioning();
   if (key_ordered_) return LoadUsed(0, true);
   Load(0);
 }
@@ -103,38 +100,35 @@ void InlineTableIterator::PrefetchMidpoints(uint64_t lo, uint64_t hi,
                                             int levels) const {
   if (levels == 0 || lo >= hi) return;
   const uint64_t mid = lo + (hi - lo) / 2;
-  table_->inline_table()->PrefetchPosition(mid);
+  slots_.PrefetchPosition(mid);
   PrefetchMidpoints(lo, mid, levels - 1);
   PrefetchMidpoints(mid + 1, hi, levels - 1);
 }
 
 void InlineTableIterator::SeekToLast() {
+  StartPositioning();
   if (key_ordered_) {
-    return LoadUsed(table_->inline_table()->num_slots() - 1, false);
+    return LoadUsed(slots_.num_slots() - 1, false);
   }
-  const uint64_t n = table_->inline_table()->num_keys();
-  if (n == 0) {
-    valid_ = false;
-    return;
-  }
+  const uint64_t n = slots_.num_keys();
+  if (n == 0) return;
   Load(n - 1);
 }
 
 void InlineTableIterator::Seek(const Slice& target) {
-  valid_ = false;
-  if (!status_.ok()) return;
+  StartPositioning();
   const InternalKeyComparator& icmp = table_->icmp();
   if (key_ordered_) {
     // No key at or after the target's lies before its home; the ones
     // before it in the target's run are passed over.
-    const InlineTable& t = *table_->inline_table();
+    const InlineTable& t = slots_;
     LoadUsed(t.Home(ExtractUserKey(target), 0), true);
     while (valid_ && icmp.Compare(key_, target) < 0) {
       LoadUsed(position_ + 1, true);
     }
     return;
   }
-  const uint64_t n = table_->inline_table()->num_keys();
+  const uint64_t n = slots_.num_keys();
   // The first position whose key is >= target, in [lo, hi).
   auto lower_bound = [&](uint64_t lo, uint64_t hi, bool* ok) {
     while (lo < hi) {
@@ -164,7 +158,7 @@ void InlineTableIterator::Seek(const Slice& target) {
   // one interval (and one entry, for a global sequence number above the
   // target's) past the last sample below the target. Should the file say
   // otherwise, the search goes on to the end rather than answer wrong.
-  const uint64_t lo = std::min(table_->sparse_index().SeekAddress(target), n);
+  const uint64_t lo = std::min(layout_->sparse_index().SeekAddress(target), n);
   const uint64_t hi = std::min<uint64_t>(n, lo + kInlineSampleInterval + 2);
   bool ok = true;
   uint64_t at = lower_bound(lo, hi, &ok);
@@ -174,13 +168,13 @@ void InlineTableIterator::Seek(const Slice& target) {
   // the next few now, so the Nexts that usually follow a Seek overlap them
   // instead of waiting for each in turn.
   for (uint64_t i = 1; i <= kScanAhead; ++i) {
-    table_->inline_table()->PrefetchPosition(at + i);
+    slots_.PrefetchPosition(at + i);
   }
   Load(at);
 }
 
 void InlineTableIterator::SeekForPrev(const Slice& target) {
-  Seek(target);
+  Seek(target);  // which starts afresh
   if (!status_.ok()) return;
   if (!valid_) {
     SeekToLast();
@@ -192,7 +186,7 @@ void InlineTableIterator::SeekForPrev(const Slice& target) {
 void InlineTableIterator::Next() {
   assert(valid_);
   if (key_ordered_) return LoadUsed(position_ + 1, true);
-  table_->inline_table()->PrefetchPosition(position_ + 1 + kScanAhead);
+  slots_.PrefetchPosition(position_ + 1 + kScanAhead);
   Load(position_ + 1);
 }
 
@@ -204,7 +198,7 @@ void InlineTableIterator::Prev() {
   }
   if (key_ordered_) return LoadUsed(position_ - 1, false);
   if (position_ > kScanAhead) {
-    table_->inline_table()->PrefetchPosition(position_ - 1 - kScanAhead);
+    slots_.PrefetchPosition(position_ - 1 - kScanAhead);
   }
   Load(position_ - 1);
 }

@@ -16,39 +16,29 @@
 #include <string>
 
 #include "db/dbformat.h"
-#include "db/pinned_iterators_manager.h"
-#include "table/internal_iterator.h"
+#include "table/layout_iterator.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
 class TableView;
+class InlineLayout;
+class InlineTable;
 
-class InlineTableIterator : public InternalIterator {
+class InlineTableIterator : public LayoutIterator {
  public:
   // `whole_file`: read every slot at the first positioning (compaction).
-  InlineTableIterator(const TableView* table, const ReadOptions& ro,
+  InlineTableIterator(const TableView* table, const InlineLayout* layout,
                       bool whole_file);
 
-  bool Valid() const override { return valid_; }
   void SeekToFirst() override;
   void SeekToLast() override;
   void Seek(const Slice& target) override;
   void SeekForPrev(const Slice& target) override;
   void Next() override;
   void Prev() override;
-  Slice key() const override { return key_; }
   Slice user_key() const override { return user_key_; }
   Slice value() const override { return value_; }
-  Status status() const override { return status_; }
-
-  void SetPinnedItersMgr(PinnedIteratorsManager* mgr) override {
-    pinned_iters_mgr_ = mgr;
-  }
-  bool IsValuePinned() const override {
-    return pinned_iters_mgr_ != nullptr &&
-           pinned_iters_mgr_->PinningEnabled();
-  }
 
  private:
   // How many entries past the current one a scan keeps in flight, and how
@@ -77,12 +67,10 @@ class InlineTableIterator : public InternalIterator {
   // The internal key of a user key here: sequence 0 (or the file's global
   // one), kTypeValue.
   void MakeKey(const Slice& user_key, std::string* out) const;
-  void Invalidate(const Status& s) {
-    valid_ = false;
-    if (!s.ok() && status_.ok()) status_ = s;
-  }
 
   const TableView* const table_;
+  const InlineLayout* const layout_;
+  const InlineTable& slots_;
   const bool verify_;
   const bool whole_file_;
   const bool key_ordered_;  // positions are slot numbers
@@ -93,13 +81,9 @@ class InlineTableIterator : public InternalIterator {
   Slice buf_run_;
   uint64_t buf_first_ = 0;
   uint64_t buf_count_ = 0;
-  PinnedIteratorsManager* pinned_iters_mgr_ = nullptr;
   Slice user_key_;
   Slice value_;
-  std::string key_;
   std::string probe_key_;  // Seek's scratch
-  bool valid_ = false;
-  Status status_;
 };
 
 }  // namespace robinhood

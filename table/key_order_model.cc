@@ -51,7 +51,7 @@ void KeyOrderModel::EncodeTo(std::string* dst) const {
 bool KeyOrderModel::DecodeFrom(Slice* in, uint64_t capacity,
                                uint32_t key_width, std::string* why) {
   if (in->size() < 20) {
-    *why = "key order model too short";
+    *why = "too short";
     return false;
   }
   const uint32_t plen = DecodeFixed32(in->data());
@@ -62,12 +62,12 @@ bool KeyOrderModel::DecodeFrom(Slice* in, uint64_t capacity,
   if (plen > key_width || shift_ > 63 || buckets_ < 2 ||
       buckets_ > kMaxOrderBuckets || capacity == 0 ||
       capacity > kMaxOrderedCapacity) {
-    *why = "key order model out of range";
+    *why = "out of range";
     return false;
   }
   const uint64_t need = (uint64_t{buckets_} + 1) * 4 + plen;
   if (in->size() < need) {
-    *why = "key order model too short";
+    *why = "too short";
     return false;
   }
   starts_.resize(buckets_ + 1);
@@ -75,12 +75,12 @@ bool KeyOrderModel::DecodeFrom(Slice* in, uint64_t capacity,
     starts_[b] = DecodeFixed32(in->data() + 4 * b);
     // Homes that went down would break the key order Seek relies on.
     if (b > 0 && starts_[b] < starts_[b - 1]) {
-      *why = "key order model homes go down";
+      *why = "homes go down";
       return false;
     }
   }
   if (starts_[0] != 0 || starts_[buckets_] != capacity) {
-    *why = "key order model does not span the home slots";
+    *why = "does not span the home slots";
     return false;
   }
   prefix_.assign(in->data() + (need - plen), plen);

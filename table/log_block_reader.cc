@@ -18,16 +18,7 @@ LogBlockReader::LogBlockReader(const SectionReader* file,
                                const BlockTable* blocks)
     : file_(file),
       blocks_(blocks),
-      verified_(new std::atomic<uint64_t>[blocks->num_blocks() / 64 + 1]()) {}
-
-bool LogBlockReader::IsVerified(size_t b) const {
-  return (verified_[b / 64].load(std::memory_order_relaxed) >> (b % 64)) & 1;
-}
-
-void LogBlockReader::MarkVerified(size_t b) const {
-  verified_[b / 64].fetch_or(uint64_t{1} << (b % 64),
-                             std::memory_order_relaxed);
-}
+      verified_(blocks->num_blocks()) {}
 
 Status LogBlockReader::Damaged(size_t b, const std::string& detail,
                                uint64_t in_block) const {
@@ -52,7 +43,7 @@ Status LogBlockReader::DecodeBlock(size_t b, const Slice& raw, bool verify,
   const BlockLocation loc = blocks_->Get(b);
   *contents = Slice(raw.data(), loc.contents_bytes);
   const char* trailer = raw.data() + loc.contents_bytes;
-  const bool verified = file_->mmap() && IsVerified(b);
+  const bool verified = file_->mmap() && verified_.Test(b);
   // A verified raw block in the mapping needs nothing more: its type byte
   // was checked with its checksum, and not reading the trailer again saves
   // a lookup a cache line (often a page) outside its entry.
@@ -61,7 +52,7 @@ Status LogBlockReader::DecodeBlock(size_t b, const Slice& raw, bool verify,
     Status s = VerifyTrailer(*contents, trailer, file_->file_name(),
                              "log block", loc.file_offset);
     if (!s.ok()) return s;
-    MarkVerified(b);
+    verified_.Set(b);
   }
   const auto type = static_cast<CompressionType>(trailer[0]);
   if (!loc.compressed()) {

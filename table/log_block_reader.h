@@ -26,6 +26,7 @@
 #include "table/block_table.h"
 #include "table/log_entry.h"
 #include "table/section_reader.h"
+#include "table/verified_bits.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
@@ -64,14 +65,13 @@ class LogBlockReader {
   // (`in_block` bytes into block `b`'s stored contents).
   Status Damaged(size_t b, const std::string& detail, uint64_t in_block = 0) const;
 
- private:
-  bool IsVerified(size_t b) const;
-  void MarkVerified(size_t b) const;
+  size_t MemoryUsage() const { return verified_.MemoryUsage(); }
 
+ private:
   const SectionReader* const file_;
   const BlockTable* const blocks_;
   // A bit per block: its checksum held when last read.
-  std::unique_ptr<std::atomic<uint64_t>[]> verified_;
+  VerifiedBits verified_;
 };
 
 }  // namespace robinhood

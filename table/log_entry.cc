@@ -1,5 +1,7 @@
 #include "table/log_entry.h"
 
+#include <cassert>
+
 #include "util/coding.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -7,6 +9,8 @@ namespace robinhood {
 
 void EncodeLogEntry(const Slice& user_key, SequenceNumber sequence,
                     ValueType type, const Slice& value, std::string* dst) {
+  assert(static_cast<uint8_t>(type) < 0x80);
+  assert(sequence <= kMaxSequenceNumber);
   const uint32_t klen = static_cast<uint32_t>(user_key.size());
   const uint32_t vlen = static_cast<uint32_t>(value.size());
   if (sequence == 0 && type == kTypeValue) {

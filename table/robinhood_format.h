@@ -63,9 +63,18 @@ constexpr uint64_t kMagicNumber = 0x656c6261742d6872ULL;
 //      kKeyOrderedSlots, key_order_model.h). Only such files are written
 //      as version 4; the builder writes every other file as version 3, so
 //      that readers of version 3 still read them.
-constexpr uint32_t kFormatVersion = 4;
+// Each version by what it brought; kFormatVersion is the newest.
+constexpr uint32_t kFormatVersionInline = 2;  // and the tagged footer
+constexpr uint32_t kFormatVersionFilter = 3;
+constexpr uint32_t kFormatVersionKeyOrder = 4;
+constexpr uint32_t kFormatVersion = kFormatVersionKeyOrder;
 // What a file that has no key-ordered slots is written as.
-constexpr uint32_t kFormatVersionWithoutKeyOrder = 3;
+constexpr uint32_t kFormatVersionWithoutKeyOrder = kFormatVersionFilter;
+// Whether files of `version` have a filter section (and its handle in the
+// meta block).
+constexpr bool HasFilterSection(uint32_t version) {
+  return version >= kFormatVersionFilter;
+}
 // "RH" in the two high bytes: a value more than one bit flip away from every
 // format version RocksDB knows (0 to 7 as of 11.x, and the next thousands).
 constexpr uint32_t kFooterVersionTag = 0x52480000;

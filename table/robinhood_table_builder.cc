@@ -5,6 +5,7 @@
 
 #include "rocksdb/merge_operator.h"
 #include "table/compat.h"
+#include "table/inline_directory.h"
 #include "table/log_entry.h"
 #include "table/meta_blocks.h"
 #include "util/coding.h"
@@ -390,42 +391,48 @@ void RobinHoodTableBuilder::WriteInline(const IndexGeometry& geo,
   const KeyOrderModel* model = inline_->key_order();
   if (model != nullptr) {
     meta->flags |= kKeyOrderedSlots;
-    meta->format_version = 4;
-    props_.format_version = 4;
+    meta->format_version = kFormatVersionKeyOrder;
+    props_.format_version = kFormatVersionKeyOrder;
   }
 
-  std::string directory;
-  PutFixed32(&directory, shape.key_width);
-  PutFixed32(&directory, shape.value_width);
-  PutFixed32(&directory, (shape.var_key ? 1 : 0) | (shape.var_value ? 2 : 0) |
-                             (model != nullptr ? 4 : 0));
-  PutFixed32(&directory, shape.page_slots());
+  InlineDirectory dir;
+  dir.shape = shape;
+  dir.key_ordered = model != nullptr;
+  dir.page_slots = shape.page_slots();
   // Readers build the order of a file without one in 32-bit slot numbers;
   // slots in key order are their own order.
   const bool order =
       model == nullptr &&
       (options_.inline_order_array || geo.slots > kInlineMaxSortedSlots);
-  PutFixed32(&directory, order ? OrderWidthFor(geo.slots) : 0);
-  if (model != nullptr) model->EncodeTo(&directory);
+  dir.order_width = order ? OrderWidthFor(geo.slots) : 0;
+  if (model != nullptr) dir.model = *model;
   meta->index.offset = offset_;
   meta->index.size = geo.slots * shape.slot_width();
   uint32_t crc = 0;
+  std::string page_crcs;
   Status s = inline_->WriteSlots(
       [&](const Slice& piece) {
         Append(piece);
         return status_;
       },
-      &directory, &crc);
+      &page_crcs, &crc);
   std::string trailer;
   AppendTrailerFromCrc(crc, kNoCompression, &trailer);
   Append(trailer);
-  if (s.ok() && order) s = inline_->AppendOrder(&directory);
+  std::string order_array;
+  if (s.ok() && order) s = inline_->AppendOrder(&order_array);
   if (!s.ok() && ok()) status_ = s;
+  dir.page_crcs = page_crcs;
+  dir.order = order_array;
+  std::string directory;
+  dir.EncodeTo(&directory);
+  peak_memory_ =
+      std::max(peak_memory_, directory.capacity() + order_array.capacity() +
+                                   page_crcs.capacity());
   props_.data_size = offset_;
   props_.num_data_blocks = (geo.slots + shape.page_slots() - 1) /
                            shape.page_slots();
   WriteSection(directory, &meta->block_table);
-  peak_memory_ = std::max(peak_memory_, directory.capacity());
 }
 
 bool RobinHoodTableBuilder::IsBytewise(const Comparator* ucmp) {

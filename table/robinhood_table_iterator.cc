@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "table/log_layout.h"
 #include "table/robinhood_format.h"
 #include "table/table_view.h"
 #include "util/coding.h"
@@ -17,9 +18,11 @@ constexpr size_t kAutoReadahead = 256 << 10;
 constexpr int kLoadsBeforeReadahead = 2;
 }  // namespace
 
-RobinHoodTableIterator::RobinHoodTableIterator(
-    const TableView* table, const ReadOptions& /*ro*/, size_t readahead)
+RobinHoodTableIterator::RobinHoodTableIterator(const TableView* table,
+                                               const LogLayout* log,
+                                               size_t readahead)
     : table_(table),
+      log_(log),
       verify_(kVerifyReads),
       block_(kNoBlock),
       buf_(new std::string),
@@ -28,17 +31,8 @@ RobinHoodTableIterator::RobinHoodTableIterator(
       eager_readahead_(readahead > 0),
       last_loaded_(kNoBlock) {}
 
-void RobinHoodTableIterator::PinOrKeep(std::unique_ptr<std::string>* buf) {
-  if (IsValuePinned() && !(*buf)->empty()) {
-    pinned_iters_mgr_->PinPtr(buf->release(), [](void* p) {
-      delete static_cast<std::string*>(p);
-    });
-    buf->reset(new std::string);
-  }
-}
-
 bool RobinHoodTableIterator::ReadAhead(size_t b, Slice* raw) {
-  const BlockLocation loc = table_->blocks().Get(b);
+  const BlockLocation loc = log_->blocks().Get(b);
   const uint64_t start = loc.file_offset;
   const uint64_t bytes = loc.contents_bytes + kTrailerSize;
   const bool sequential = last_loaded_ != kNoBlock && b == last_loaded_ + 1;
@@ -68,7 +62,7 @@ bool RobinHoodTableIterator::ReadAhead(size_t b, Slice* raw) {
 }
 
 bool RobinHoodTableIterator::LoadBlock(size_t b) {
-  if (b >= table_->blocks().num_blocks()) {
+  if (b >= log_->blocks().num_blocks()) {
     Invalidate(Status::OK());
     return false;
   }
@@ -79,8 +73,8 @@ bool RobinHoodTableIterator::LoadBlock(size_t b) {
   Slice raw;
   Status s =
       !table_->mmap() && ReadAhead(b, &raw)
-          ? table_->log().DecodeBlock(b, raw, verify_, buf_.get(), &contents_)
-          : table_->log().ReadBlock(b, verify_, buf_.get(), &contents_);
+          ? log_->log().DecodeBlock(b, raw, verify_, buf_.get(), &contents_)
+          : log_->log().ReadBlock(b, verify_, buf_.get(), &contents_);
   if (!s.ok()) {
     Invalidate(s);
     return false;
@@ -93,12 +87,12 @@ bool RobinHoodTableIterator::LoadBlock(size_t b) {
     p = DecodeLogEntry(p, limit, &e);
     if (p == nullptr) {
       Invalidate(
-          table_->log().Damaged(b, "entry does not decode", offsets_.back()));
+          log_->log().Damaged(b, "entry does not decode", offsets_.back()));
       return false;
     }
   }
   block_ = b;
-  block_address_ = table_->blocks().Get(b).logical_offset;
+  block_address_ = log_->blocks().Get(b).logical_offset;
   return true;
 }
 
@@ -112,15 +106,15 @@ void RobinHoodTableIterator::ParseCurrent() {
 }
 
 void RobinHoodTableIterator::SeekToFirst() {
-  status_ = Status::OK();
+  StartPositioning();
   if (!LoadBlock(0)) return;
   index_ = 0;
   ParseCurrent();
 }
 
 void RobinHoodTableIterator::SeekToLast() {
-  status_ = Status::OK();
-  const size_t n = table_->blocks().num_blocks();
+  StartPositioning();
+  const size_t n = log_->blocks().num_blocks();
   if (n == 0 || !LoadBlock(n - 1)) {
     Invalidate(Status::OK());
     return;
@@ -130,13 +124,13 @@ void RobinHoodTableIterator::SeekToLast() {
 }
 
 void RobinHoodTableIterator::Seek(const Slice& target) {
-  status_ = Status::OK();
-  if (table_->blocks().num_blocks() == 0) {
+  StartPositioning();
+  if (log_->blocks().num_blocks() == 0) {
     Invalidate(Status::OK());
     return;
   }
-  const uint64_t address = table_->sparse_index().SeekAddress(target);
-  if (!LoadBlock(table_->blocks().Find(address))) return;
+  const uint64_t address = log_->sparse_index().SeekAddress(target);
+  if (!LoadBlock(log_->blocks().Find(address))) return;
   index_ = static_cast<size_t>(
       std::lower_bound(offsets_.begin(), offsets_.end(),
                        address - block_address_) -
@@ -152,7 +146,7 @@ void RobinHoodTableIterator::Seek(const Slice& target) {
 }
 
 void RobinHoodTableIterator::SeekForPrev(const Slice& target) {
-  Seek(target);
+  Seek(target);  // which starts afresh
   if (!valid_) {
     if (!status_.ok()) return;
     SeekToLast();
@@ -161,6 +155,7 @@ void RobinHoodTableIterator::SeekForPrev(const Slice& target) {
 }
 
 void RobinHoodTableIterator::Next() {
+  assert(valid_);
   if (++index_ == offsets_.size()) {
     if (!LoadBlock(block_ + 1)) return;
     index_ = 0;
@@ -169,6 +164,7 @@ void RobinHoodTableIterator::Next() {
 }
 
 void RobinHoodTableIterator::Prev() {
+  assert(valid_);
   if (index_ == 0) {
     if (block_ == 0 || !LoadBlock(block_ - 1)) {
       Invalidate(Status::OK());

@@ -5,9 +5,7 @@
 #include "rocksdb/snapshot.h"
 #include "table/compat.h"
 #include "table/ingestion_rules.h"
-#include "table/inline_table_iterator.h"
 #include "table/properties_section.h"
-#include "table/robinhood_table_iterator.h"
 #include "util/coding.h"
 #include "util/vector_iterator.h"
 
@@ -18,9 +16,9 @@ RobinHoodTableReader::RobinHoodTableReader(
     const ImmutableOptions& ioptions, const InternalKeyComparator& icmp,
     std::unique_ptr<RandomAccessFileReader>&& file, uint64_t file_size,
     HashFunction hash)
-    : TableView(std::move(file), file_size, ioptions.allow_mmap_reads, icmp),
-      ioptions_(ioptions),
-      hash_(hash) {}
+    : TableView(std::move(file), file_size, ioptions.allow_mmap_reads, icmp,
+                hash),
+      ioptions_(ioptions) {}
 
 RobinHoodTableReader::~RobinHoodTableReader() = default;
 
@@ -44,11 +42,8 @@ Status RobinHoodTableReader::Init(SequenceNumber largest_seqno) {
   const std::string& fname = file_name();
   std::string buf;
   Slice contents;
-  if (meta.is_inline()) {
-    s = InitInline();
-  } else {
-    s = InitLog();
-  }
+  layout_ = LayoutKindOf(meta).make();
+  s = layout_->Open(this);
   if (!s.ok()) return s;
 
   std::unique_ptr<TableProperties> props;
@@ -61,69 +56,12 @@ Status RobinHoodTableReader::Init(SequenceNumber largest_seqno) {
 
   s = file_.ReadSection(meta.range_dels, "range deletions", &buf, &contents);
   if (s.ok()) s = LoadRangeDels(contents);
-  if (s.ok() && meta.format_version >= 3) {
+  if (s.ok() && HasFilterSection(meta.format_version)) {
     // Checked here whatever verify_checksums says (filter_section.h).
     s = file_.ReadSection(meta.filter, "filter", &buf, &contents);
     if (s.ok()) {
       s = filter_.Init(contents, meta.filter.offset, mmap(), fname);
     }
-  }
-  return s;
-}
-
-Status RobinHoodTableReader::InitInline() {
-  const TableMeta& meta = tail_.meta;
-  // The slots stay in the file (pages are checked as lookups reach them);
-  // the directory and the samples come into memory, checked.
-  std::string buf;
-  Slice contents;
-  Status s = file_.ReadSection(meta.block_table, "inline directory", &buf,
-                               &contents);
-  if (!s.ok()) return s;
-  inline_.reset(new InlineTable);
-  s = inline_->Init(&file_, meta, std::move(buf), contents,
-                    icmp_.user_comparator());
-  if (!s.ok()) return s;
-  std::string sparse_buf;
-  s = file_.ReadSection(meta.sparse_index, "sparse index", &sparse_buf,
-                        &contents);
-  if (s.ok()) {
-    // Addresses are positions in the key order.
-    s = sparse_.Init(contents, meta.num_keys, &icmp_, file_name(),
-                     meta.sparse_index.offset);
-  }
-  return s;
-}
-
-Status RobinHoodTableReader::InitLog() {
-  const TableMeta& meta = tail_.meta;
-  const std::string& fname = file_name();
-  // Hash index: in place with mmap, else in memory.
-  Slice slots;
-  Status s = file_.ReadSection(meta.index, "hash index", &index_buf_, &slots);
-  if (!s.ok()) return s;
-  IndexGeometry geo;
-  geo.capacity = meta.index_capacity;
-  geo.slots = meta.index_slots;
-  geo.address_bits = meta.address_bits;
-  geo.max_displacement = meta.max_displacement;
-  geo.keys = meta.num_keys;
-  index_.Init(slots.data(), geo);
-
-  std::string buf;
-  Slice contents;
-  s = file_.ReadSection(meta.block_table, "block table", &buf, &contents);
-  if (s.ok()) {
-    s = blocks_.Init(contents, meta.log_file_bytes, meta.log_logical_bytes,
-                     meta.log_block_size, fname, meta.block_table.offset);
-  }
-  if (!s.ok()) return s;
-  log_.reset(new LogBlockReader(&file_, &blocks_));
-
-  s = file_.ReadSection(meta.sparse_index, "sparse index", &buf, &contents);
-  if (s.ok()) {
-    s = sparse_.Init(contents, meta.log_logical_bytes, &icmp_, fname,
-                     meta.sparse_index.offset);
   }
   return s;
 }
@@ -188,78 +126,7 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     RecordTick(may ? BLOOM_FILTER_FULL_POSITIVE : BLOOM_FILTER_USEFUL);
     if (!may) return Status::OK();
   }
-  return GetHashed(ro, target, HashOf(target.user_key), get_context);
-}
-
-Status RobinHoodTableReader::GetHashed(const ReadOptions& ro,
-                                       const ParsedInternalKey& target,
-                                       uint64_t hash,
-                                       GetContext* get_context) const {
-  std::string buf;
-  bool found = false;
-  if (inline_ != nullptr) {
-    // One entry per key, a compacted put: surfaced at the file's sequence.
-    Slice value;
-    Status s = inline_->Find(target.user_key, hash, kVerifyReads, &buf,
-                             &value, &found);
-    if (!s.ok() || !found) return s;
-    const SequenceNumber seq = Surfaced(0);
-    if (seq > target.sequence) return Status::OK();
-    bool matched = false;
-    Status read_status;
-    if (!compat::SaveValue(get_context,
-                           ParsedInternalKey(target.user_key, seq, kTypeValue),
-                           value, &matched, &read_status)) {
-      return read_status;
-    }
-    return Status::OK();
-  }
-  EntryRef at;
-  Status s = FindNewest(target.user_key, hash, kVerifyReads, &buf, &at,
-                        &found);
-  if (!s.ok() || !found) return s;
-
-  // Versions of a key are adjacent, newest first; they may run on into the
-  // following blocks.
-  LogEntry& entry = at.entry;
-  size_t b = at.block;
-  uint64_t next = at.next_address;
-  std::string block_buf;
-  Slice contents;
-  uint64_t block_start = 0;
-  while (true) {
-    const SequenceNumber seq = Surfaced(entry.sequence);
-    if (seq <= target.sequence) {
-      bool matched = false;
-      // A merge whose operator fails, or a blob that does not read, is
-      // reported here (RocksDB 9.1 on); earlier hosts mark the context.
-      Status read_status;
-      if (!compat::SaveValue(get_context,
-                             ParsedInternalKey(entry.user_key, seq, entry.type),
-                             entry.value, &matched, &read_status)) {
-        return read_status;
-      }
-    }
-    BlockLocation loc = blocks_.Get(b);
-    if (next == loc.logical_offset + loc.logical_bytes) {
-      if (++b == blocks_.num_blocks()) return Status::OK();
-      contents = Slice();
-      loc = blocks_.Get(b);
-    }
-    if (contents.empty()) {
-      s = log_->ReadBlock(b, kVerifyReads, &block_buf, &contents);
-      if (!s.ok()) return s;
-      block_start = loc.logical_offset;
-    }
-    const char* p = contents.data() + (next - block_start);
-    const char* end =
-        DecodeLogEntry(p, contents.data() + contents.size(), &entry);
-    if (end == nullptr) {
-      return log_->Damaged(b, "entry does not decode", next - block_start);
-    }
-    if (entry.user_key != target.user_key) return Status::OK();
-    next += static_cast<uint64_t>(end - p);
-  }
+  return layout_->Get(target, layout_->HashOf(target.user_key), get_context);
 }
 
 void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
@@ -293,19 +160,12 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
       if (!may_match[n]) continue;
     }
     const Slice user_key = ExtractUserKey(it->ikey);
-    hashes[n] = HashOf(user_key);
-    PrefetchHome(user_key, hashes[n]);
+    hashes[n] = layout_->HashOf(user_key);
+    layout_->PrefetchHome(user_key, hashes[n]);
   }
-  if (mmap() && inline_ == nullptr) {
-    for (size_t i = 0; i < n; ++i) {
-      if (filtered && !may_match[i]) continue;
-      index_.Probe(hashes[i], [this](uint64_t address) {
-        if (address < meta().log_logical_bytes) {
-          __builtin_prefetch(file_.mapping().data() + FileOffsetOf(address));
-        }
-        return true;
-      });
-    }
+  for (size_t i = 0; i < n; ++i) {
+    if (filtered && !may_match[i]) continue;
+    layout_->PrefetchAfterHome(hashes[i]);
   }
   size_t i = 0;
   for (auto it = range->begin(); it != range->end(); ++it, ++i) {
@@ -316,7 +176,7 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
     ParsedInternalKey target;
     *it->s = ParseInternalKey(it->ikey, &target, /*log_err_key=*/false);
     if (it->s->ok()) {
-      *it->s = GetHashed(ro, target, hashes[i], it->get_context);
+      *it->s = layout_->Get(target, hashes[i], it->get_context);
     }
   }
 }
@@ -330,27 +190,20 @@ void RobinHoodTableReader::Prepare(const Slice& internal_key) {
   // No filter probe: the Get that follows probes it anyway, so a probe
   // here would add a cache miss to every key, where a key the filter rules
   // out only wastes one prefetch.
-  PrefetchHome(user_key, HashOf(user_key));
+  layout_->PrefetchHome(user_key, layout_->HashOf(user_key));
 }
 
 InternalIterator* RobinHoodTableReader::NewIterator(
     const ReadOptions& ro, const SliceTransform* /*prefix_extractor*/,
     Arena* arena, bool /*skip_filters*/, TableReaderCaller caller,
     size_t compaction_readahead_size, bool /*allow_unprepared_value*/) {
+  const bool compaction = caller == TableReaderCaller::kCompaction;
   size_t readahead = ro.readahead_size;
-  if (caller == TableReaderCaller::kCompaction) {
-    // Compaction reads the whole log in order: read ahead from the start.
+  if (compaction) {
+    // Compaction reads every entry in order: read ahead from the start.
     readahead = std::max<size_t>(compaction_readahead_size, 2 << 20);
   }
-  if (inline_ != nullptr) {
-    const bool whole = caller == TableReaderCaller::kCompaction;
-    if (arena == nullptr) return new InlineTableIterator(this, ro, whole);
-    auto* mem = arena->AllocateAligned(sizeof(InlineTableIterator));
-    return new (mem) InlineTableIterator(this, ro, whole);
-  }
-  if (arena == nullptr) return new RobinHoodTableIterator(this, ro, readahead);
-  auto* mem = arena->AllocateAligned(sizeof(RobinHoodTableIterator));
-  return new (mem) RobinHoodTableIterator(this, ro, readahead);
+  return layout_->NewIterator(arena, compaction, readahead);
 }
 
 FragmentedRangeTombstoneIterator*
@@ -372,36 +225,13 @@ RobinHoodTableReader::NewRangeTombstoneIterator(SequenceNumber read_seqno,
 }
 #endif
 
-uint64_t RobinHoodTableReader::FileOffsetOf(uint64_t address) const {
-  if (address >= meta().log_logical_bytes) return meta().log_file_bytes;
-  const BlockLocation loc = blocks_.Get(blocks_.Find(address));
-  return loc.file_offset + (address - loc.logical_offset);
-}
-
 uint64_t RobinHoodTableReader::ApproximateOffsetOf(
     RH_APPROXIMATE_READ_OPTIONS const Slice& key, TableReaderCaller) {
   return OffsetOf(key);
 }
 
 uint64_t RobinHoodTableReader::OffsetOf(const Slice& key) const {
-  if (sparse_.size() == 0) return 0;
-  if (inline_ != nullptr) {
-    // Entries are spread over the slots in hash order: a key's share of
-    // them is its position in key order.
-    const SectionHandle& slots = meta().index;
-    if (icmp_.Compare(key, sparse_.key(sparse_.size() - 1)) > 0) {
-      return slots.end_with_trailer();  // the data size, as for a log
-    }
-    const uint64_t position = sparse_.SeekAddress(key);
-    return slots.offset +
-           static_cast<uint64_t>(static_cast<unsigned __int128>(position) *
-                                 slots.size / meta().num_keys);
-  }
-  if (icmp_.Compare(key, sparse_.key(sparse_.size() - 1)) > 0) {
-    // Past the last record: somewhere in the tail; count the tail as past.
-    return meta().log_file_bytes;
-  }
-  return FileOffsetOf(sparse_.SeekAddress(key));
+  return layout_->OffsetOf(key);
 }
 
 uint64_t RobinHoodTableReader::ApproximateSize(
@@ -413,34 +243,21 @@ uint64_t RobinHoodTableReader::ApproximateSize(
 }
 
 size_t RobinHoodTableReader::ApproximateMemoryUsage() const {
-  return sizeof(*this) + index_buf_.capacity() + blocks_.MemoryUsage() +
-         filter_.MemoryUsage() +
-         (inline_ ? inline_->MemoryUsage() : 0) +
-         sparse_.MemoryUsage() + (blocks_.num_blocks() / 64 + 1) * 8;
+  return sizeof(*this) + filter_.MemoryUsage() + layout_->MemoryUsage();
 }
 
 Status RobinHoodTableReader::VerifyChecksum(
     const ReadOptions& /*ro*/, TableReaderCaller /*caller*/
     RH_VERIFY_CHECKSUM_EXTRA) {
   std::string buf;
-  if (inline_ != nullptr) {
-    Status s = inline_->VerifyAll(&buf);
-    if (!s.ok()) return s;
-  }
-  for (size_t b = 0; log_ != nullptr && b < blocks_.num_blocks(); ++b) {
-    Status s = log_->VerifyBlock(b, &buf);
-    if (!s.ok()) return s;
-  }
+  Status entries = layout_->VerifyEntries(&buf);
+  if (!entries.ok()) return entries;
   const TableMeta& m = meta();
   Slice contents;
-  for (auto section : {std::make_pair(&m.index, "hash index"),
-                       std::make_pair(&m.block_table, "block table"),
-                       std::make_pair(&m.sparse_index, "sparse index"),
-                       std::make_pair(&m.range_dels, "range deletions"),
-                       std::make_pair(&m.filter, "filter"),
-                       std::make_pair(&m.metaindex, "metaindex")}) {
-    if (section.first == &m.filter && m.format_version < 3) continue;
-    Status s = file_.ReadSection(*section.first, section.second, &buf,
+  for (const NamedSection& section : m.NamedSections()) {
+    // Properties are checked below, with what open decoded of them.
+    if (section.handle == &m.properties) continue;
+    Status s = file_.ReadSection(*section.handle, section.name, &buf,
                                  &contents);
     if (!s.ok()) return s;
   }

@@ -1,10 +1,9 @@
 // Reads a RobinHoodTable file: RocksDB's TableReader interface over the
 // parts of TableView (table_view.h), which open decodes and checks once:
-// the footer and meta block, every section's checksum, the hash index (in
-// place with mmap, else in memory), block table, sparse index, properties
-// and range deletions. A point lookup is a probe of the hash index and one
-// read of the entry (log_block_reader.h); iterators walk the log in order
-// (robinhood_table_iterator.h).
+// the footer and meta block, the properties, range deletions and filter,
+// and the file's layout (layout.h: a log and its hash index, or inline
+// slots), which answers lookups, iterators, offsets and the checksums of
+// the entries' units. The reader itself knows no layout.
 #pragma once
 
 #include <memory>
@@ -80,29 +79,7 @@ class RobinHoodTableReader : public TableReader, private TableView {
                        std::unique_ptr<RandomAccessFileReader>&& file,
                        uint64_t file_size, HashFunction hash);
   Status Init(SequenceNumber largest_seqno);
-  Status InitLog();     // hash index, block table, log, sparse index
-  Status InitInline();  // inline directory and samples
   Status LoadRangeDels(const Slice& contents);
-  // Get of a parsed key whose hash the caller has (MultiGet hashed the
-  // batch to prefetch it; hashing again would be wasted work).
-  Status GetHashed(const ReadOptions& ro, const ParsedInternalKey& target,
-                   uint64_t hash, GetContext* get_context) const;
-  // Prefetches the home of `user_key` (hash `hash`): the hash index's
-  // slot, or with mmap the inline run. Reads nothing of the file.
-  void PrefetchHome(const Slice& user_key, uint64_t hash) const {
-    if (inline_ != nullptr) {
-      inline_->PrefetchHome(user_key, hash);
-    } else {
-      index_.PrefetchHome(hash);
-    }
-  }
-  // The hash lookups of `user_key` need: none (0) in key-ordered slots.
-  uint64_t HashOf(const Slice& user_key) const {
-    if (inline_ != nullptr && inline_->key_ordered()) return 0;
-    return hash_(user_key, meta().hash_seed);
-  }
-  // The file offset of log address `address` (the log's end past it).
-  uint64_t FileOffsetOf(uint64_t address) const;
   void RecordTick(Tickers ticker) const {
     if (ioptions_.stats != nullptr) ioptions_.stats->recordTick(ticker, 1);
   }
@@ -110,7 +87,6 @@ class RobinHoodTableReader : public TableReader, private TableView {
   uint64_t OffsetOf(const Slice& internal_key) const;
 
   const ImmutableOptions& ioptions_;
-  const HashFunction hash_;
   std::shared_ptr<const TableProperties> properties_;
   std::shared_ptr<FragmentedRangeTombstoneList> range_dels_;
 };

@@ -1,6 +1,7 @@
 #include "table/table_meta.h"
 
 #include "rocksdb/table.h"
+#include "table/layout.h"
 #include "table/section_reader.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
@@ -27,12 +28,28 @@ void TableMeta::EncodeTo(std::string* dst) const {
 }
 
 std::vector<const SectionHandle*> TableMeta::Sections() const {
-  if (format_version < 3) {
+  if (!HasFilterSection(format_version)) {
     return {&index, &block_table, &sparse_index, &range_dels, &properties,
             &metaindex};
   }
   return {&index,  &block_table, &sparse_index, &range_dels,
           &filter, &properties,  &metaindex};
+}
+
+std::vector<NamedSection> TableMeta::NamedSections() const {
+  const LayoutKind& kind = LayoutKindOf(*this);
+  std::vector<NamedSection> out;
+  for (const SectionHandle* h : Sections()) {
+    const char* name = h == &index           ? kind.index_part
+                       : h == &block_table   ? kind.directory_part
+                       : h == &sparse_index  ? "sparse index"
+                       : h == &range_dels    ? "range deletions"
+                       : h == &filter        ? "filter"
+                       : h == &properties    ? "properties"
+                                             : "metaindex";
+    out.push_back(NamedSection{h, name});
+  }
+  return out;
 }
 
 Status TableMeta::DecodeFrom(const Slice& input, uint64_t file_size,
@@ -82,8 +99,9 @@ Status TableMeta::DecodeFrom(const Slice& input, uint64_t file_size,
   footer_crc = u32();
 
   if ((flags & ~(kInlineLayout | kKeyOrderedSlots)) != 0 ||
-      (flags != 0 && format_version < 2) ||
-      (key_ordered() && (format_version < 4 || !is_inline()))) {
+      (flags != 0 && format_version < kFormatVersionInline) ||
+      (key_ordered() &&
+       (format_version < kFormatVersionKeyOrder || !is_inline()))) {
     return bad("unknown flags");
   }
   if (num_keys > num_entries) return bad("more distinct keys than entries");

@@ -58,6 +58,11 @@ constexpr uint32_t kInlineLayout = 1;
 // Version 4 on, with kInlineLayout: the slots are in key order.
 constexpr uint32_t kKeyOrderedSlots = 2;
 
+struct NamedSection {
+  const SectionHandle* handle;
+  const char* name;
+};
+
 struct TableMeta {
   uint32_t format_version = kFormatVersion;
   uint32_t flags = 0;
@@ -86,13 +91,17 @@ struct TableMeta {
                                              4 * 2 + 6 * 16 + 4;
   static constexpr size_t kEncodedLength = kEncodedLengthV2 + 16;
   static size_t EncodedLength(uint32_t version) {
-    return version >= 3 ? kEncodedLength : kEncodedLengthV2;
+    return HasFilterSection(version) ? kEncodedLength : kEncodedLengthV2;
   }
 
   bool is_inline() const { return (flags & kInlineLayout) != 0; }
   bool key_ordered() const { return (flags & kKeyOrderedSlots) != 0; }
   // The section handles in file (and encoding) order for this version.
   std::vector<const SectionHandle*> Sections() const;
+  // The same, each with the name errors give its part in this file's
+  // layout (layout.h): a log file's `index` is its "hash index", an inline
+  // file's its "inline slots".
+  std::vector<NamedSection> NamedSections() const;
 
   void EncodeTo(std::string* dst) const;
   // Decodes and checks every invariant that does not need the other

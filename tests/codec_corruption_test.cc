@@ -84,7 +84,7 @@ class CodecCorruptionTest
 
   void SetUp() override {
     original_ = BuildModel(&file_, model_, SmallBlocks(), codec());
-    layout_ = LayoutOf(&file_);
+    layout_ = MapOf(&file_);
     size_t compressed = 0;
     for (const auto& loc : layout_.blocks) compressed += loc.compressed();
     ASSERT_GT(compressed, layout_.blocks.size() / 2)
@@ -109,7 +109,7 @@ class CodecCorruptionTest
   TableFile file_;
   Checker checker_;
   std::string original_;
-  Layout layout_;
+  FileMap layout_;
 };
 
 TEST_P(CodecCorruptionTest, IntactFileReadsRight) {
@@ -252,7 +252,7 @@ TEST_P(CompressionBoundTest, BuilderKeepsTheBound) {
                             m.entries[1].second});
   TableFile file("bound_" + CodecName(GetParam()));
   BuildModel(&file, m, RobinHoodTableOptions(), GetParam());
-  const Layout l = LayoutOf(&file);
+  const FileMap l = MapOf(&file);
   ASSERT_FALSE(l.blocks.empty());
   for (const auto& loc : l.blocks) {
     if (loc.compressed()) {

@@ -1,7 +1,7 @@
 // The table-level harness of the corruption suites: a model of what a
 // file holds and the answers a correct reader gives (Model), a file built
 // and opened through the factory as RocksDB's table cache does (TableFile),
-// where each part of an intact file lies (Layout), reads of a possibly
+// where each part of an intact file lies (FileMap), reads of a possibly
 // damaged file checked against the model (Checker), and edits that damage
 // a file or craft one whose checksums still hold (Flipped, WithSection,
 // WithMeta, WithFooter).
@@ -161,7 +161,7 @@ inline std::string BuildModel(TableFile* f, const Model& m,
 }
 
 // Where everything lies in an intact file, read from the file itself.
-struct Layout {
+struct FileMap {
   uint64_t file_size = 0;
   TableMeta meta;
   std::vector<BlockLocation> blocks;
@@ -181,20 +181,11 @@ struct Layout {
       }
       return "log (no block?)";
     }
-    const bool in = meta.is_inline();
-    const std::pair<const SectionHandle*, const char*> sections[] = {
-        {&meta.index, in ? "inline slots" : "hash index"},
-        {&meta.block_table, in ? "inline directory" : "block table"},
-        {&meta.sparse_index, "sparse index"},
-        {&meta.range_dels, "range deletions"},
-        {&meta.filter, "filter"},
-        {&meta.properties, "properties"},
-        {&meta.metaindex, "metaindex"}};
-    for (const auto& s : sections) {
-      if (s.first == &meta.filter && meta.format_version < 3) continue;
-      if (offset >= s.first->offset && offset < s.first->end_with_trailer()) {
-        return std::string(s.second) +
-               (offset < s.first->offset + s.first->size ? "" : " trailer");
+    for (const NamedSection& s : meta.NamedSections()) {
+      const SectionHandle& h = *s.handle;
+      if (offset >= h.offset && offset < h.end_with_trailer()) {
+        return std::string(s.name) +
+               (offset < h.offset + h.size ? "" : " trailer");
       }
     }
     if (offset >= footer_offset) return "footer";
@@ -206,15 +197,15 @@ struct Layout {
   }
 };
 
-inline Layout LayoutOf(TableFile* f) {
-  Layout l;
+inline FileMap MapOf(TableFile* f) {
+  FileMap l;
   std::unique_ptr<TableReader> t;
   EXPECT_OK(f->Open(false, &t));
   if (t == nullptr) return l;
-  const TableView& rh = static_cast<RobinHoodTableReader*>(t.get())->view();
-  l.meta = rh.meta();
-  for (size_t b = 0; b < rh.blocks().num_blocks(); ++b) {
-    l.blocks.push_back(rh.blocks().Get(b));
+  l.meta = ViewOf(t.get()).meta();
+  const BlockTable& blocks = BlocksOf(t.get());
+  for (size_t b = 0; b < blocks.num_blocks(); ++b) {
+    l.blocks.push_back(blocks.Get(b));
   }
   EXPECT_OK(Env::Default()->GetFileSize(f->path(), &l.file_size));
   l.footer_offset = l.file_size - kFooterSize;
@@ -503,7 +494,7 @@ inline std::string WithCount(std::string contents, uint64_t count) {
 }
 
 // The file with its meta block edited, and the meta trailer recomputed.
-inline std::string WithMeta(const std::string& bytes, const Layout& l,
+inline std::string WithMeta(const std::string& bytes, const FileMap& l,
                      const std::function<void(TableMeta*)>& edit) {
   TableMeta meta = l.meta;
   edit(&meta);
@@ -514,7 +505,7 @@ inline std::string WithMeta(const std::string& bytes, const Layout& l,
 
 // The file with a new footer, the meta block's footer CRC and its trailer
 // recomputed to vouch for it.
-inline std::string WithFooter(const std::string& bytes, const Layout& l,
+inline std::string WithFooter(const std::string& bytes, const FileMap& l,
                        const std::string& footer,
                        const std::function<void(TableMeta*)>& edit = nullptr) {
   std::string out = bytes;
@@ -523,6 +514,38 @@ inline std::string WithFooter(const std::string& bytes, const Layout& l,
     m->footer_crc = crc32c::Mask(crc32c::Value(footer.data(), footer.size()));
     if (edit) edit(m);
   });
+}
+
+// One file of each layout, for the suites that check every layout alike:
+// a log file (many small blocks), an inline file in hash order and one in
+// key order (several pages of slots each).
+struct LayoutCase {
+  const char* name;
+  bool is_inline;
+  bool key_ordered;
+};
+inline std::vector<LayoutCase> AllLayouts() {
+  return {LayoutCase{"log", false, false},
+          LayoutCase{"inline_hash_order", true, false},
+          LayoutCase{"inline_key_order", true, true}};
+}
+inline std::string LayoutCaseName(
+    const ::testing::TestParamInfo<LayoutCase>& i) {
+  return i.param.name;
+}
+// Builds `c`'s file of 300 keys (seed `seed`) with `opts` in `f`: its
+// model in `*m`, its bytes returned; checks it took the layout asked for.
+inline std::string BuildLayoutCase(TableFile* f, const LayoutCase& c,
+                                   uint64_t seed, RobinHoodTableOptions opts,
+                                   Model* m) {
+  opts.inline_key_order = c.key_ordered;
+  *m = c.is_inline ? MakeCompactedModel(300, seed, c.key_ordered)
+                   : MakeModel(300, seed);
+  const std::string bytes = BuildModel(f, *m, opts);
+  const FileMap l = MapOf(f);
+  EXPECT_EQ(l.meta.is_inline(), c.is_inline);
+  EXPECT_EQ(l.meta.key_ordered(), c.key_ordered);
+  return bytes;
 }
 
 inline RobinHoodTableOptions SmallBlocks() {

@@ -118,7 +118,7 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
   options.inline_key_order = kind == kInlineKeyOrder;
   if (kind == kLogFile) options.filter_policy = "bloomfilter:10";
   const std::string original = BuildModel(&file, model, options);
-  const Layout layout = LayoutOf(&file);
+  const FileMap layout = MapOf(&file);
   ASSERT_EQ(layout.meta.is_inline(), inline_layout);
   ASSERT_EQ(layout.meta.key_ordered(), kind == kInlineKeyOrder);
   if (inline_layout) {

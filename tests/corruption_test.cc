@@ -70,7 +70,7 @@ class TableCorruptionTest : public testing::TestWithParam<bool> {
 
   void SetUp() override {
     original_ = BuildModel(&file_, model_, SmallBlocks());
-    layout_ = LayoutOf(&file_);
+    layout_ = MapOf(&file_);
     ASSERT_EQ(layout_.file_size, original_.size());
     ASSERT_GE(layout_.blocks.size(), 20u);
   }
@@ -112,7 +112,7 @@ class TableCorruptionTest : public testing::TestWithParam<bool> {
   TableFile file_;
   Checker checker_;
   std::string original_;
-  Layout layout_;
+  FileMap layout_;
 };
 
 TEST_P(TableCorruptionTest, IntactFileReadsRight) {
@@ -176,7 +176,7 @@ TEST_P(TableCorruptionTest, BadFormatVersion) {
 }
 
 TEST_P(TableCorruptionTest, Truncated) {
-  const Layout& l = layout_;
+  const FileMap& l = layout_;
   const std::vector<std::pair<uint64_t, std::string>> cuts = {
       {1, "one byte"},
       {52, "shorter than a footer"},
@@ -596,7 +596,7 @@ TEST_P(TableCorruptionTest, CompressedLogBlock) {
   }
   Checker checker(m, file_.path());
   const std::string bytes = BuildModel(&file_, m, SmallBlocks(), kSnappyCompression);
-  Layout l = LayoutOf(&file_);
+  FileMap l = MapOf(&file_);
   size_t compressed = 0;
   for (const auto& loc : l.blocks) compressed += loc.compressed();
   ASSERT_GT(compressed, l.blocks.size() / 2);

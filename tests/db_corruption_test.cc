@@ -190,12 +190,12 @@ class DBCorruptionTest
 
   // FillOneFile, then the file's bytes and where its parts lie.
   void FillOneFileAndRead(std::string* sst, std::string* original,
-                          Layout* layout) {
+                          FileMap* layout) {
     *sst = FillOneFile();
     ASSERT_FALSE(sst->empty());
     ASSERT_OK(ReadFileToString(Env::Default(), *sst, original));
     TableFile table(*sst, /*existing=*/true);
-    *layout = LayoutOf(&table);
+    *layout = MapOf(&table);
   }
 
   const std::string dbname_;
@@ -206,7 +206,7 @@ class DBCorruptionTest
 
 TEST_P(DBCorruptionTest, DamagedLogByte) {
   std::string sst, original;
-  Layout layout;
+  FileMap layout;
   ASSERT_NO_FATAL_FAILURE(FillOneFileAndRead(&sst, &original, &layout));
   ASSERT_GE(layout.blocks.size(), 10u);
   const BlockLocation loc = layout.blocks[layout.blocks.size() / 2];
@@ -245,7 +245,7 @@ TEST_P(DBCorruptionTest, DamagedLogByte) {
 // read of the file says Corruption.
 TEST_P(DBCorruptionTest, DamagedIndexOrFooter) {
   std::string sst, original;
-  Layout layout;
+  FileMap layout;
   ASSERT_NO_FATAL_FAILURE(FillOneFileAndRead(&sst, &original, &layout));
   for (uint64_t off : {layout.meta.index.offset + layout.meta.index.size / 2,
                        layout.meta.sparse_index.offset + 1,

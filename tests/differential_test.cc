@@ -48,6 +48,7 @@
 #include "rocksdb/utilities/debug.h"
 #include "rocksdb/write_batch.h"
 #include "rocksdb_robinhood/robinhood_table.h"
+#include "tests/db_pair.h"
 #include "tests/test_util.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -163,7 +164,8 @@ struct SnapPair {
   long taken_at;
 };
 
-class DifferentialTest : public testing::TestWithParam<bool> {
+class DifferentialTest : public testing::TestWithParam<bool>,
+                         protected test_util::DbPair<SnapPair> {
  protected:
   bool mmap() const { return GetParam(); }
 
@@ -180,8 +182,7 @@ class DifferentialTest : public testing::TestWithParam<bool> {
       log_ = fopen((std::string(log) + "." + tag).c_str(), "w");
       g_whole_keys = true;
     }
-    ASSERT_OK(DestroyDB(rh_path_, rh_opts_));
-    ASSERT_OK(DestroyDB(bbt_path_, bbt_opts_));
+    ASSERT_OK(DestroyBoth());
     ASSERT_OK(OpenBoth());
     MakeKeyPool();
   }
@@ -194,8 +195,7 @@ class DifferentialTest : public testing::TestWithParam<bool> {
       std::cout << "kept " << rh_path_ << " and " << bbt_path_ << std::endl;
       return;
     }
-    EXPECT_OK(DestroyDB(rh_path_, rh_opts_));
-    EXPECT_OK(DestroyDB(bbt_path_, bbt_opts_));
+    EXPECT_OK(DestroyBoth());
   }
 
   uint64_t R(uint64_t n) { return n == 0 ? 0 : rng_() % n; }
@@ -263,28 +263,6 @@ class DifferentialTest : public testing::TestWithParam<bool> {
        << " filter_policy=" << rh_table_.filter_policy;
     config_ = os.str();
     std::cout << config_ << std::endl;
-  }
-
-  Status OpenBoth() {
-    Status s = test_util::OpenDB(rh_opts_, rh_path_, &rh_);
-    if (s.ok()) s = test_util::OpenDB(bbt_opts_, bbt_path_, &bbt_);
-    return s;
-  }
-  void ReleaseAll() {
-    for (const SnapPair& p : snaps_) {
-      rh_->ReleaseSnapshot(p.rh);
-      bbt_->ReleaseSnapshot(p.bbt);
-    }
-    snaps_.clear();
-  }
-  void CloseBoth() {
-    if (rh_ != nullptr && bbt_ != nullptr) ReleaseAll();
-    for (std::unique_ptr<DB>* db : {&rh_, &bbt_}) {
-      if (*db != nullptr) {
-        EXPECT_OK((*db)->Close());
-        db->reset();
-      }
-    }
   }
 
   // --- Keys and values ---
@@ -930,7 +908,7 @@ class DifferentialTest : public testing::TestWithParam<bool> {
   // comparison again, on them, and on them reopened.
   void BottomOfShortPuts() {
     Note("short puts, no snapshots, full compaction: inline files");
-    ReleaseAll();
+    ReleaseSnapshots();
     for (size_t i = 0; i < pool_.size() && !Failed(); ++i) {
       const std::string& k = pool_[i];
       if (k.size() <= 40) {
@@ -1043,10 +1021,6 @@ class DifferentialTest : public testing::TestWithParam<bool> {
   std::mt19937_64 rng_;
   std::string config_;
   RobinHoodTableOptions rh_table_;
-  std::string rh_path_, bbt_path_;
-  Options rh_opts_, bbt_opts_;
-  std::unique_ptr<DB> rh_, bbt_;
-  std::vector<SnapPair> snaps_;
   std::vector<std::string> pool_;
   std::vector<SdState> state_;
   std::vector<size_t> sd_;  // pool indexes of the SingleDelete family

@@ -157,7 +157,7 @@ TEST_P(GoldenFileTest, Reads) {
   TableFile f(GoldenPath(g), /*existing=*/true);
   Checker checker(model, f.path());
   {
-    Layout l = LayoutOf(&f);
+    FileMap l = MapOf(&f);
     EXPECT_EQ(l.meta.format_version, g.version);
     EXPECT_EQ(l.meta.is_inline(), g.inline_model);
     EXPECT_EQ(l.meta.key_ordered(), g.key_order);
@@ -194,9 +194,9 @@ TEST_P(GoldenBuilderTest, WritesTheSameBytes) {
   // RocksDB release adds properties of its own (9.11's block is 39 bytes
   // longer than 7.8's): compare the log, the hash index and the other
   // sections before them, which are ours alone.
-  const Layout l = LayoutOf(&f);
+  const FileMap l = MapOf(&f);
   TableFile old_file(GoldenPath(g), /*existing=*/true);
-  const Layout gl = LayoutOf(&old_file);
+  const FileMap gl = MapOf(&old_file);
   ASSERT_EQ(l.meta.properties.offset, gl.meta.properties.offset);
   EXPECT_EQ(Slice(now.data(), l.meta.properties.offset),
             Slice(golden.data(), l.meta.properties.offset));

@@ -46,6 +46,7 @@
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
 #include "rocksdb_robinhood/robinhood_table.h"
+#include "tests/db_pair.h"
 #include "tests/test_util.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -86,7 +87,8 @@ struct SnapPair {
 // configuration follows: defaults with mmap, tiny compressed blocks and a
 // dense sparse index without), and IngestExternalFileOptions::
 // write_global_seqno.
-class IngestTest : public testing::TestWithParam<std::tuple<bool, bool>> {
+class IngestTest : public testing::TestWithParam<std::tuple<bool, bool>>,
+                   protected test_util::DbPair<SnapPair> {
  protected:
   bool mmap() const { return std::get<0>(GetParam()); }
   bool write_global_seqno() const { return std::get<1>(GetParam()); }
@@ -120,8 +122,7 @@ class IngestTest : public testing::TestWithParam<std::tuple<bool, bool>> {
     // in the Env (mmap of 0 bytes), before any table reader sees it.
     bbt_opts_.allow_mmap_reads = mmap();
     bbt_opts_.table_factory.reset(NewBlockBasedTableFactory());
-    ASSERT_OK(DestroyDB(rh_path_, rh_opts_));
-    ASSERT_OK(DestroyDB(bbt_path_, bbt_opts_));
+    ASSERT_OK(DestroyBoth());
     RemoveFilesDir();
     ASSERT_OK(Env::Default()->CreateDirIfMissing(files_dir_));
     ASSERT_OK(OpenBoth());
@@ -129,8 +130,7 @@ class IngestTest : public testing::TestWithParam<std::tuple<bool, bool>> {
 
   void TearDown() override {
     CloseBoth();
-    EXPECT_OK(DestroyDB(rh_path_, rh_opts_));
-    EXPECT_OK(DestroyDB(bbt_path_, bbt_opts_));
+    EXPECT_OK(DestroyBoth());
     RemoveFilesDir();
   }
 
@@ -156,32 +156,10 @@ class IngestTest : public testing::TestWithParam<std::tuple<bool, bool>> {
     }
   }
 
-  Status OpenBoth() {
-    Status s = test_util::OpenDB(rh_opts_, rh_path_, &rh_);
-    if (s.ok()) s = test_util::OpenDB(bbt_opts_, bbt_path_, &bbt_);
-    return s;
-  }
-  void CloseBoth() {
-    ReleaseSnapshots();
-    for (std::unique_ptr<DB>* db : {&rh_, &bbt_}) {
-      if (*db != nullptr) {
-        EXPECT_OK((*db)->Close());
-        db->reset();
-      }
-    }
-  }
   void Reopen() {
     CloseBoth();
     ASSERT_OK(OpenBoth());
   }
-  void ReleaseSnapshots() {
-    for (const SnapPair& s : snaps_) {
-      rh_->ReleaseSnapshot(s.rh);
-      bbt_->ReleaseSnapshot(s.bbt);
-    }
-    snaps_.clear();
-  }
-
   // --- Writes to both databases ---
 
   void Put(const std::string& k, const std::string& v) {
@@ -710,10 +688,7 @@ class IngestTest : public testing::TestWithParam<std::tuple<bool, bool>> {
               write_global_seqno() ? expected_seqno : uint64_t{0});
   }
 
-  std::string rh_path_, bbt_path_, files_dir_;
-  Options rh_opts_, bbt_opts_;
-  std::unique_ptr<DB> rh_, bbt_;
-  std::vector<SnapPair> snaps_;
+  std::string files_dir_;
   std::set<std::string> keys_;
 };
 
@@ -1008,8 +983,7 @@ TEST_P(IngestTest, IngestBehind) {
   // ingest_behind puts the file under everything, at sequence number 0: the
   // database's own versions win over the file's.
   CloseBoth();
-  ASSERT_OK(DestroyDB(rh_path_, rh_opts_));
-  ASSERT_OK(DestroyDB(bbt_path_, bbt_opts_));
+  ASSERT_OK(DestroyBoth());
   rh_opts_.allow_ingest_behind = true;
   bbt_opts_.allow_ingest_behind = true;
   // Only universal compaction keeps the last level free for it (RocksDB

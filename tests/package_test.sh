@@ -2,8 +2,9 @@
 # The installed package, used as RocksDB users consume libraries:
 # `cmake --install` into a scratch prefix, then examples/ingest built
 # against it with find_package(RocksDBRobinHood), and the same program built
-# with pkg-config (rocksdb-robinhood.pc); each must run and read back every
-# key it ingested. Environment (set by ctest): RH_BUILD_DIR.
+# with pkg-config (rocksdb-robinhood.pc) as docs/guide.md says; each must
+# run and read back every key it ingested, and refuse a misspelt factory
+# id. Environment (set by ctest): RH_BUILD_DIR.
 set -euo pipefail
 fail() { echo "package_test: FAIL: $*" >&2; exit 1; }
 src="$(cd "$(dirname "$0")/.." && pwd)"
@@ -52,14 +53,26 @@ out="$("$work/build/ingest_example" "$work/run1")" || fail "ingest_example faile
 [[ "$out" == "ok: 10000 keys" ]] || fail "ingest_example printed: $out"
 echo "find_package: $out"
 
-# pkg-config
+# pkg-config: the command line docs/guide.md gives, as it gives it (app.cc
+# and app standing for the example), with its rpath: the program must start
+# with no LD_LIBRARY_PATH.
 export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
-# shellcheck disable=SC2046
-g++ -std=c++17 -o "$work/ingest_pc" "$src/examples/ingest/ingest.cc" \
-  $(pkg-config --cflags --libs rocksdb-robinhood) -lpthread ||
-  fail "examples/ingest/ingest.cc does not build with pkg-config"
-out="$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/ingest_pc" "$work/run2")" ||
-  fail "pkg-config build failed: $out"
+cmd="$(sed -n '/^g++ .*pkg-config/,/[^\\]$/p' "$src/docs/guide.md")"
+[[ -n "$cmd" ]] || fail "docs/guide.md gives no pkg-config command line"
+cmd="${cmd//app.cc/\"$src/examples/ingest/ingest.cc\"}"
+cmd="${cmd//-o app/-o \"$work/ingest_pc\"}"
+(cd "$work" && eval "$cmd") ||
+  fail "examples/ingest/ingest.cc does not build with the guide's command: $cmd"
+out="$(env -u LD_LIBRARY_PATH "$work/ingest_pc" "$work/run2")" ||
+  fail "the pkg-config build does not run: $out"
 [[ "$out" == "ok: 10000 keys" ]] || fail "pkg-config build printed: $out"
 echo "pkg-config: $out"
+
+# A misspelt factory id is refused, not silently BlockBasedTable.
+if out="$("$work/build/ingest_example" "$work/run3" RobinhoodTable 2>&1)"; then
+  fail "a misspelt factory id was accepted: $out"
+fi
+[[ "$out" == *"Could not load TableFactory"* ]] ||
+  fail "a misspelt factory id says: $out"
+echo "misspelt id: $out"
 echo "package_test: PASS"

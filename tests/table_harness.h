@@ -21,6 +21,8 @@
 #include "rocksdb/options.h"
 #include "rocksdb_robinhood/robinhood_table.h"
 #include "table/robinhood_table_builder.h"
+#include "table/inline_layout.h"
+#include "table/log_layout.h"
 #include "table/robinhood_table_reader.h"
 #include "tests/test_util.h"
 
@@ -36,6 +38,22 @@ inline std::string IKey(const std::string& user_key, SequenceNumber seq,
   std::string k;
   AppendInternalKey(&k, ParsedInternalKey(user_key, seq, type));
   return k;
+}
+
+// The view of an open RobinHoodTable reader, and its layout's own parts:
+// the slots of an inline file (null for a log file), the blocks of a log
+// (none for an inline file).
+inline const TableView& ViewOf(const TableReader* t) {
+  return static_cast<const RobinHoodTableReader*>(t)->view();
+}
+inline const InlineTable* InlineOf(const TableReader* t) {
+  const InlineLayout* in = ViewOf(t).layout().AsInline();
+  return in != nullptr ? &in->table() : nullptr;
+}
+inline const BlockTable& BlocksOf(const TableReader* t) {
+  static const BlockTable kNone;
+  const LogLayout* log = ViewOf(t).layout().AsLog();
+  return log != nullptr ? log->blocks() : kNone;
 }
 
 class TableFile {

@@ -32,8 +32,11 @@ namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 namespace {
 
+using harness::BlocksOf;
 using harness::Entries;
 using harness::IKey;
+using harness::InlineOf;
+using harness::ViewOf;
 
 uint64_t ConstantHash(const Slice&, uint64_t) { return 0x5500; }
 uint64_t TwoBitHash(const Slice& key, uint64_t seed) {
@@ -290,34 +293,31 @@ TEST_P(TableRoundTrip, MatchesModel) {
   ASSERT_OK(h.Build(model, opts, p.hash, nullptr, p.compression));
   std::unique_ptr<TableReader> table;
   ASSERT_OK(h.Open(&table, p.hash));
-  const TableView& filtered =
-      static_cast<RobinHoodTableReader*>(table.get())->view();
+  const TableView& filtered = ViewOf(table.get());
   ASSERT_EQ(filtered.filter().usable(), *p.filter != '\0');
 
   auto props = table->GetTableProperties();
   ASSERT_EQ(props->num_entries, model.size());
   const std::string layout = props->user_collected_properties.at(
       RobinHoodTablePropertyNames::kLayout);
-  const TableView& view =
-      static_cast<RobinHoodTableReader*>(table.get())->view();
-  EXPECT_EQ(layout == "inline", view.inline_table() != nullptr);
+  const InlineTable* slots = InlineOf(table.get());
+  EXPECT_EQ(layout == "inline", slots != nullptr);
   if (p.layout != nullptr) {
     ASSERT_EQ(layout, p.layout);
   }
-  if (view.inline_table() != nullptr) {
-    const bool key_ordered = view.inline_table()->key_ordered();
+  if (slots != nullptr) {
+    const bool key_ordered = slots->key_ordered();
     if (p.key_order == kHashOrder || p.key_order == kKeyOrderNone) {
       EXPECT_FALSE(key_ordered);
     } else if (p.key_order == kKeyOrder) {
       EXPECT_TRUE(key_ordered);
     }
     // Slots in key order are their own order.
-    EXPECT_EQ(view.inline_table()->has_order_array(),
+    EXPECT_EQ(slots->has_order_array(),
               p.order_array && !key_ordered);
     EXPECT_EQ(props->format_version, key_ordered ? 4u : 3u);
   }
-  const BlockTable& blocks =
-      static_cast<RobinHoodTableReader*>(table.get())->view().blocks();
+  const BlockTable& blocks = BlocksOf(table.get());
   size_t compressed = 0;
   for (size_t b = 0; b < blocks.num_blocks(); ++b) {
     compressed += blocks.Get(b).compressed();
@@ -326,7 +326,7 @@ TEST_P(TableRoundTrip, MatchesModel) {
   // stores every block raw.
   // Inline slots are never compressed: a lookup reads them in place.
   if (p.compression == kNoCompression || !CanCompress(p.compression) ||
-      view.inline_table() != nullptr) {
+      slots != nullptr) {
     ASSERT_EQ(compressed, 0u);
   } else {
     ASSERT_GT(compressed, blocks.num_blocks() / 2);
@@ -481,8 +481,7 @@ TEST(TableTest, ZstdUnderItsPre10TypeByte) {
                     compat::kZstdNotFinal));
   std::unique_ptr<TableReader> table;
   ASSERT_OK(h.Open(&table));
-  const BlockTable& blocks =
-      static_cast<RobinHoodTableReader*>(table.get())->view().blocks();
+  const BlockTable& blocks = BlocksOf(table.get());
   size_t compressed = 0;
   for (size_t b = 0; b < blocks.num_blocks(); ++b) {
     compressed += blocks.Get(b).compressed();
@@ -594,7 +593,7 @@ TEST(TableTest, OverheadOfCompactedPuts) {
   ASSERT_OK(h.Build(entries, RobinHoodTableOptions()));
   std::unique_ptr<TableReader> table;
   ASSERT_OK(h.Open(&table));
-  const TableView* rh = &static_cast<RobinHoodTableReader*>(table.get())->view();
+  const TableView* rh = &ViewOf(table.get());
   EXPECT_EQ(rh->meta().log_logical_bytes, 10000u * (16 + 100 + 2));
   // 8-byte slots: capacity 10000 / 0.85, plus overflow past the end.
   EXPECT_EQ(rh->meta().index_capacity, 11765u);
@@ -623,8 +622,7 @@ TEST(TableTest, ApproximateOffsetsFollowKeyOrder) {
     ASSERT_OK(h.Build(entries, o));
     std::unique_ptr<TableReader> t;
     ASSERT_OK(h.Open(&t));
-    const TableView& view = static_cast<RobinHoodTableReader*>(t.get())->view();
-    ASSERT_EQ(view.inline_table() != nullptr, slot_limit > 0);
+    ASSERT_EQ(InlineOf(t.get()) != nullptr, slot_limit > 0);
     const uint64_t data = t->GetTableProperties()->data_size;
     uint64_t last = 0;
     for (int i = 0; i < n; i += 997) {
@@ -674,8 +672,7 @@ TEST(TableTest, BuilderMemoryIsBoundedPerKey) {
                      &inline_peak));
   std::unique_ptr<TableReader> t;
   ASSERT_OK(hi.Open(&t));
-  ASSERT_NE(static_cast<RobinHoodTableReader*>(t.get())->view().inline_table(),
-            nullptr);
+  ASSERT_NE(InlineOf(t.get()), nullptr);
   EXPECT_LE(inline_peak, hi.FileSize() * 3 / 2);
   EXPECT_GT(inline_peak, hi.FileSize() / 2);  // it does count the entries
 }
@@ -703,8 +700,7 @@ TEST(TableTest, FirstIteratorsShareTheSortedOrder) {
     ASSERT_OK(w.Build(model, with_order));
     std::unique_ptr<TableReader> t;
     ASSERT_OK(h.Open(&t));
-    const InlineTable* in =
-        static_cast<RobinHoodTableReader*>(t.get())->view().inline_table();
+    const InlineTable* in = InlineOf(t.get());
     ASSERT_NE(in, nullptr);
     ASSERT_FALSE(in->has_order_array());
     // The file is smaller by the order array (and a few bytes of properties

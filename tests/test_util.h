@@ -11,6 +11,7 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/merge_operator.h"
+#include "tests/join_merge_operator.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
@@ -82,28 +83,6 @@ inline CompressionType BestCodec() {
   }
   return best;
 }
-
-// Joins merge operands with `sep`, so a read shows the order and the number
-// of the operands it merged (the suites' models join the same way).
-class JoinMergeOperator : public AssociativeMergeOperator {
- public:
-  JoinMergeOperator(char sep, const char* name) : sep_(sep), name_(name) {}
-  bool Merge(const Slice& /*key*/, const Slice* existing, const Slice& value,
-             std::string* new_value, Logger* /*logger*/) const override {
-    new_value->clear();
-    if (existing != nullptr) {
-      new_value->assign(existing->data(), existing->size());
-      new_value->push_back(sep_);
-    }
-    new_value->append(value.data(), value.size());
-    return true;
-  }
-  const char* Name() const override { return name_; }
-
- private:
-  const char sep_;
-  const char* const name_;
-};
 
 }  // namespace test_util
 }  // namespace ROCKSDB_NAMESPACE

@@ -1,10 +1,15 @@
 // The SstFileWriter + IngestExternalFile workflow with RobinHoodTable, from
 // the installed package: write a sorted file, ingest it, read it back.
 // Prints "ok: N keys" and exits 0 when every key reads back.
+//
+//   ingest_example [DIR [FACTORY_ID]]
+// FACTORY_ID (default RobinHoodTable) is the id the options string names:
+// a wrong one is refused, with RocksDB's "Could not load TableFactory".
 #include <cstdio>
 #include <memory>
 #include <string>
 
+#include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_writer.h"
@@ -21,18 +26,32 @@ int main(int argc, char** argv) {
   // The DB's directory; the SST file is written beside it.
   const std::string dir = argc > 1 ? argv[1] : "/tmp/robinhood_example";
   const int n = 10000;
+  const std::string id = argc > 2 ? argv[2] : "RobinHoodTable";
+  // From configuration, as an options string or OPTIONS file names it. (From
+  // code: options.table_factory.reset(NewRobinHoodTableFactory(...)).)
+  // The id must be registered first: the shared library registers itself
+  // when loaded, the static one does not; registering twice is harmless.
+  RegisterRobinHoodTableDefault();
+  // Without this, RocksDB takes an id it does not know (a typo, or the
+  // factory not registered) for "no table factory" and silently uses
+  // BlockBasedTable.
+  ConfigOptions config;
+  config.ignore_unsupported_options = false;
   Options options;
+  Status s = GetColumnFamilyOptionsFromString(
+      config, ColumnFamilyOptions(),
+      "table_factory={id=" + id + ";load_factor=0.85}", &options);
+  if (!s.ok()) return Fail("options", s);
+  if (std::string(options.table_factory->Name()) != kRobinHoodTableName) {
+    return Fail("options", Status::InvalidArgument(
+                               "table factory", options.table_factory->Name()));
+  }
   options.create_if_missing = true;
-  // From code. (From configuration: RegisterRobinHoodTableDefault(), then
-  // "table_factory=RobinHoodTable" in an options string or OPTIONS file.)
-  RobinHoodTableOptions table_options;
-  table_options.load_factor = 0.85;
-  options.table_factory.reset(NewRobinHoodTableFactory(table_options));
   DestroyDB(dir, options);
 
   SstFileWriter writer(EnvOptions(), options);
   const std::string sst = dir + ".sst";
-  Status s = writer.Open(sst);
+  s = writer.Open(sst);
   if (!s.ok()) return Fail("open sst", s);
   char key[16];
   for (int i = 0; i < n; ++i) {

@@ -17,6 +17,7 @@
 #include "table/get_context.h"
 #include "table/internal_iterator.h"
 #include "table/multiget_context.h"
+#include "tests/join_merge_operator.h"
 #include "util/autovector.h"
 
 namespace rh_fuzz {
@@ -49,18 +50,7 @@ void Touch(const Slice& s) {
 
 // Merges are common in the seeds; without an operator GetContext would stop
 // at the first operand, and the reads after it would go untested.
-class JoinOperator : public AssociativeMergeOperator {
- public:
-  bool Merge(const Slice&, const Slice* existing, const Slice& value,
-             std::string* out, Logger*) const override {
-    out->clear();
-    if (existing != nullptr) out->assign(existing->data(), existing->size());
-    out->append(value.data(), value.size());
-    return true;
-  }
-  const char* Name() const override { return "RhFuzzJoin"; }
-};
-const JoinOperator kMerge;
+const test_util::JoinMergeOperator kMerge('\0', "RhFuzzJoin");
 
 // Keys the scans saw, and made-up ones around them.
 struct Keys {

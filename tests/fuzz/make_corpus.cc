@@ -39,23 +39,12 @@
 #include "rocksdb_robinhood/robinhood_table.h"
 #include "table/compat.h"
 #include "table/table_builder.h"
+#include "tests/join_merge_operator.h"
 #include "util/compression.h"
 
 using namespace ROCKSDB_NAMESPACE;
 
 namespace {
-
-class JoinOperator : public AssociativeMergeOperator {
- public:
-  bool Merge(const Slice&, const Slice* existing, const Slice& value,
-             std::string* out, Logger*) const override {
-    out->clear();
-    if (existing != nullptr) out->assign(existing->data(), existing->size());
-    out->append(value.data(), value.size());
-    return true;
-  }
-  const char* Name() const override { return "RhFuzzCorpusJoin"; }
-};
 
 RobinHoodTableOptions SmallBlocks() {
   RobinHoodTableOptions rh;
@@ -156,7 +145,8 @@ Options SstOptions(const RobinHoodTableOptions& rh, CompressionType c) {
   Options options;
   options.table_factory.reset(NewRobinHoodTableFactory(rh));
   options.compression = c;
-  options.merge_operator = std::make_shared<JoinOperator>();
+  options.merge_operator =
+      std::make_shared<test_util::JoinMergeOperator>('\0', "RhFuzzCorpusJoin");
   return options;
 }
 

@@ -52,24 +52,12 @@
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb_robinhood/robinhood_table.h"
+#include "tests/join_merge_operator.h"
 #include "util/compression.h"
 
 using namespace ROCKSDB_NAMESPACE;
 
 namespace {
-
-// Joins merge operands with ','; only needed so the DB accepts merges.
-class JoinOperator : public AssociativeMergeOperator {
- public:
-  bool Merge(const Slice&, const Slice* existing, const Slice& value,
-             std::string* out, Logger*) const override {
-    out->clear();
-    if (existing) out->assign(existing->data(), existing->size()).append(",");
-    out->append(value.data(), value.size());
-    return true;
-  }
-  const char* Name() const override { return "RhSampleJoin"; }
-};
 
 int Fail(const std::string& what, const Status& s) {
   fprintf(stderr, "rh_sample: %s: %s\n", what.c_str(), s.ToString().c_str());
@@ -91,7 +79,9 @@ Options TableOptions(CompressionType compression, bool order_array = true) {
   Options options;
   options.table_factory.reset(NewRobinHoodTableFactory(rh));
   options.compression = compression;
-  options.merge_operator = std::make_shared<JoinOperator>();
+  // Only needed so the DB accepts merges.
+  options.merge_operator =
+      std::make_shared<test_util::JoinMergeOperator>(',', "RhSampleJoin");
   return options;
 }
 

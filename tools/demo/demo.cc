@@ -67,7 +67,9 @@ int main(int argc, char** argv) {
   }
   const std::string config = "table_factory={id=RobinHoodTable}";
 
+  // An id RocksDB does not know must be an error, not BlockBasedTable.
   ConfigOptions cfg;
+  cfg.ignore_unsupported_options = false;
   Options options;
   Status s = GetColumnFamilyOptionsFromString(cfg, ColumnFamilyOptions(),
                                               config, &options);

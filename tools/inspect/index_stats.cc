@@ -24,7 +24,8 @@ uint64_t IndexStats::ProbePercentile(double q) const {
 namespace {
 
 // The same walk over an inline file's slots: every used slot's key must sit
-// dist - 1 slots past its home, and misses probe as InlineTable::Find does.
+// dist - 1 slots past its home, and misses probe with InlineTable::Probe,
+// as lookups do.
 Status InlineIndexStats(const TableFile& t, uint64_t samples,
                         IndexStats* st) {
   const InlineTable& in = *t.inline_table();
@@ -86,17 +87,10 @@ Status InlineIndexStats(const TableFile& t, uint64_t samples,
     const uint64_t home = in.key_ordered()
                                ? rng() % geo.capacity
                                : in.Home(Slice(), rng() & ~uint64_t{0xff});
-    const uint64_t end =
-        std::min<uint64_t>(geo.slots, home + geo.max_displacement + 1);
     uint64_t read = 0;
-    for (uint64_t i = home; i < end; ++i) {
-      const char* p = nullptr;
-      Status s = slot(i, &p);
-      if (!s.ok()) return s;
-      ++read;
-      const uint32_t dist = static_cast<uint8_t>(p[0]);
-      if (dist == 0 || dist - 1 < i - home) break;
-    }
+    Status s = in.Probe(
+        home, true, &buf, [](const char*, uint64_t) { return false; }, &read);
+    if (!s.ok()) return s;
     total += read;
     st->miss_max = std::max(st->miss_max, read);
     ++st->samples;

@@ -5,7 +5,9 @@
 #include "rocksdb/comparator.h"
 #include "rocksdb/env.h"
 #include "rocksdb/file_system.h"
+#include "table/inline_layout.h"
 #include "table/log_entry.h"
+#include "table/log_layout.h"
 #include "table/robinhood_table_reader.h"
 #include "table/sparse_index.h"
 #include "table/table_view.h"
@@ -94,13 +96,18 @@ std::string TableFile::Open(const std::string& path) {
 
 const TableMeta& TableFile::meta() const { return reader_->view().meta(); }
 const BlockTable& TableFile::blocks() const {
-  return reader_->view().blocks();
+  static const BlockTable kNone;
+  const LogLayout* log = reader_->view().layout().AsLog();
+  return log != nullptr ? log->blocks() : kNone;
 }
 const HashIndex& TableFile::hash_index() const {
-  return reader_->view().hash_index();
+  static const HashIndex kNone;
+  const LogLayout* log = reader_->view().layout().AsLog();
+  return log != nullptr ? log->hash_index() : kNone;
 }
 const InlineTable* TableFile::inline_table() const {
-  return reader_->view().inline_table();
+  const InlineLayout* in = reader_->view().layout().AsInline();
+  return in != nullptr ? &in->table() : nullptr;
 }
 const FilterSection& TableFile::filter() const {
   return reader_->view().filter();
@@ -134,7 +141,7 @@ std::vector<Section> TableFile::Sections() const {
        TableMeta::EncodedLength(m.format_version) + kTrailerSize},
       {"footer", file_size_ - kFooterSize, kFooterSize},
   };
-  if (m.format_version >= 3) {
+  if (HasFilterSection(m.format_version)) {
     out.insert(out.begin() + 5,
                Section{"filter", m.filter.offset, with_trailer(m.filter)});
   }
@@ -164,17 +171,17 @@ Status TableFile::FindNewest(const Slice& user_key, Newest* newest) const {
   std::string buf;
   EntryRef at;
   const TableView& view = reader_->view();
-  if (view.inline_table() != nullptr) {
+  const uint64_t hash = view.layout().HashOf(user_key);
+  if (inline_table() != nullptr) {
     Slice value;
-    Status s = view.inline_table()->Find(
-        user_key, KeyHash(user_key, meta().hash_seed), true, &buf, &value,
-        &newest->found);
+    Status s =
+        inline_table()->Find(user_key, hash, true, &buf, &value, &newest->found);
     newest->seq = view.Surfaced(0);
     newest->type = kTypeValue;
     return s;
   }
-  Status s = view.FindNewest(user_key, KeyHash(user_key, meta().hash_seed),
-                             true, &buf, &at, &newest->found);
+  Status s = view.layout().AsLog()->FindNewest(user_key, hash, true, &buf, &at,
+                                               &newest->found);
   if (s.ok() && newest->found) {
     newest->seq = view.Surfaced(at.entry.sequence);
     newest->type = at.entry.type;
@@ -190,7 +197,8 @@ Status TableFile::UserKeyAt(uint64_t address, std::string* key) const {
   // The reader's own entry read (and its checks).
   std::string buf;
   EntryRef at;
-  Status s = reader_->view().log().ReadEntry(address, true, &buf, &at);
+  Status s =
+      reader_->view().layout().AsLog()->log().ReadEntry(address, true, &buf, &at);
   if (!s.ok()) return s;
   key->assign(at.entry.user_key.data(), at.entry.user_key.size());
   return Status::OK();

@@ -122,7 +122,8 @@ int Verify(const Args& a, const TableFile& t) {
   out.Field("distinct_keys", Uint(r.keys));
   out.Field("blocks", Uint(blocks));
   const bool in = t.inline_table() != nullptr;
-  const char* tail = t.meta().format_version >= 3
+  const char* tail =
+      ROCKSDB_NAMESPACE::robinhood::HasFilterSection(t.meta().format_version)
                          ? "sparse index, range deletions, filter, properties, "
                            "metaindex, meta block, footer"
                          : "sparse index, range deletions, properties, "

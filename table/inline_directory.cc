@@ -1,0 +1,117 @@
+#include "table/inline_directory.h"
+
+#include "table/robinhood_format.h"
+#include "util/coding.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+uint32_t InlineDirectory::PageCrc(uint64_t page) const {
+  return DecodeFixed32(page_crcs.data() + page * 4);
+}
+
+void InlineDirectory::EncodeTo(std::string* dst) const {
+  PutFixed32(dst, shape.key_width);
+  PutFixed32(dst, shape.value_width);
+  PutFixed32(dst, (shape.var_key ? kShapeVarKey : 0) |
+                      (shape.var_value ? kShapeVarValue : 0) |
+                      (key_ordered ? kShapeKeyOrdered : 0));
+  PutFixed32(dst, page_slots);
+  PutFixed32(dst, order_width);
+  if (key_ordered) model.EncodeTo(dst);
+  dst->append(page_crcs.data(), page_crcs.size());
+  dst->append(order.data(), order.size());
+}
+
+Status InlineDirectory::DecodeFrom(const Slice& in, const TableMeta& meta,
+                                   const std::string& file) {
+  auto bad = [&](const char* field, const std::string& what) {
+    return CorruptionAt(file, "inline directory",
+                        std::string(field) + ": " + what,
+                        meta.block_table.offset);
+  };
+  if (in.size() < kInlineDirectoryHeader) {
+    return bad("header", "shorter than its " +
+                             std::to_string(kInlineDirectoryHeader) +
+                             " bytes");
+  }
+  const char* p = in.data();
+  shape.key_width = DecodeFixed32(p);
+  shape.value_width = DecodeFixed32(p + 4);
+  const uint32_t bits = DecodeFixed32(p + 8);
+  page_slots = DecodeFixed32(p + 12);
+  order_width = DecodeFixed32(p + 16);
+  if (shape.key_width > kInlineMaxKeyWidth) {
+    return bad("key_width", std::to_string(shape.key_width) + " beyond " +
+                                std::to_string(kInlineMaxKeyWidth));
+  }
+  if (shape.value_width > kInlineMaxValueWidth) {
+    return bad("value_width", std::to_string(shape.value_width) + " beyond " +
+                                  std::to_string(kInlineMaxValueWidth));
+  }
+  if ((bits & ~(kShapeVarKey | kShapeVarValue | kShapeKeyOrdered)) != 0) {
+    return bad("shape", "unknown bits");
+  }
+  shape.var_key = (bits & kShapeVarKey) != 0;
+  shape.var_value = (bits & kShapeVarValue) != 0;
+  key_ordered = (bits & kShapeKeyOrdered) != 0;
+  if (key_ordered != meta.key_ordered()) {
+    return bad("shape", "key order disagrees with the meta block");
+  }
+  // Division first, so that nothing wraps.
+  const uint64_t width = shape.slot_width();
+  if (meta.index.size / width != meta.index_slots ||
+      meta.index.size % width != 0) {
+    return bad("shape", "slots of " + std::to_string(width) +
+                            " bytes disagree with the slots' section size");
+  }
+  if (meta.max_displacement > kInlineMaxDisplacement) {
+    return bad("max_displacement",
+               "beyond a slot's distance byte (meta block)");
+  }
+  if (page_slots != shape.page_slots()) {
+    return bad("page_slots", std::to_string(page_slots) + ", not " +
+                                 std::to_string(shape.page_slots()));
+  }
+  const uint64_t slots = meta.index_slots;
+  const uint64_t pages = (slots + page_slots - 1) / page_slots;
+  if (order_width == 0 && slots > kInlineMaxSortedSlots) {
+    // Readers make the order themselves, in 32-bit slot numbers.
+    return bad("order_width", "none, with too many slots to sort");
+  }
+  Slice rest(in.data() + kInlineDirectoryHeader,
+             in.size() - kInlineDirectoryHeader);
+  if (key_ordered) {
+    if (order_width != 0) {
+      return bad("order_width", "an order array with slots in key order");
+    }
+    std::string why;
+    if (!model.DecodeFrom(&rest, meta.index_capacity, shape.key_width,
+                          &why)) {
+      return bad("key order model", why);
+    }
+  }
+  if (rest.size() / 4 < pages) {
+    return bad("page CRCs", "fewer than the " + std::to_string(pages) +
+                                " pages");
+  }
+  const uint64_t order_bytes = rest.size() - pages * 4;
+  if (order_width == 0) {
+    if (order_bytes != 0) {
+      return bad("page CRCs", "more than the " + std::to_string(pages) +
+                                  " pages");
+    }
+  } else if (order_width != OrderWidthFor(slots)) {
+    return bad("order_width", std::to_string(order_width) + ", not " +
+                                  std::to_string(OrderWidthFor(slots)));
+  } else if (order_bytes / order_width != meta.num_keys ||
+             order_bytes % order_width != 0) {
+    return bad("order", "size disagrees with the keys");
+  }
+  page_crcs = Slice(rest.data(), pages * 4);
+  order = Slice(rest.data() + pages * 4, order_bytes);
+  return Status::OK();
+}
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

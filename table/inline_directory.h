@@ -1,0 +1,62 @@
+// The inline directory: what a reader of an inline file (inline_table.h)
+// needs to interpret its slots. Written by the builder, decoded at open;
+// both here, side by side. docs/format.md ("Directory") has the worked
+// examples, byte for byte.
+//
+// The meta block's `block_table` handle, all fields little-endian:
+//   fixed32 key_width      the longest user key, bytes (0..255)
+//   fixed32 value_width    the longest value, bytes (0..255)
+//   fixed32 shape          bit 0: klen bytes present; bit 1: vlen present;
+//                          bit 2: slots in key order (meta block flag
+//                          kKeyOrderedSlots, format version 4)
+//   fixed32 page_slots     slots per checksummed page: max(1, 4096 / W)
+//   fixed32 order_width    bytes per order entry (1..5), or 0: no order
+//                          array (always 0 with slots in key order)
+//   [key order model]      with shape bit 2 only (key_order_model.h)
+//   pages x fixed32        masked CRC32C of each page's slots
+//   num_keys x order_width the slot of each entry in key order
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "rocksdb/slice.h"
+#include "rocksdb/status.h"
+#include "table/inline_table.h"
+#include "table/key_order_model.h"
+#include "table/table_meta.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+constexpr uint32_t kInlineDirectoryHeader = 5 * 4;
+constexpr uint32_t kShapeVarKey = 1;
+constexpr uint32_t kShapeVarValue = 2;
+constexpr uint32_t kShapeKeyOrdered = 4;
+
+struct InlineDirectory {
+  InlineShape shape;
+  bool key_ordered = false;
+  uint32_t page_slots = 1;
+  uint32_t order_width = 0;
+  KeyOrderModel model;  // key_ordered only
+  // Slices into the bytes decoded (or the caller's, to encode).
+  Slice page_crcs;  // pages x fixed32
+  Slice order;      // num_keys x order_width
+
+  uint64_t pages() const { return page_crcs.size() / 4; }
+  // The masked CRC32C of page `page` (< pages()).
+  uint32_t PageCrc(uint64_t page) const;
+
+  void EncodeTo(std::string* dst) const;
+  // Decodes `in` (which must outlive this: page_crcs and order point into
+  // it) and checks it against the meta block's slot geometry: Corruption,
+  // naming the directory at `meta.block_table.offset` and the field that
+  // is wrong, for every field out of range or disagreeing with the meta
+  // block or the section's size.
+  Status DecodeFrom(const Slice& in, const TableMeta& meta,
+                    const std::string& file);
+};
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

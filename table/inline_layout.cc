@@ -1,0 +1,67 @@
+#include "table/inline_layout.h"
+
+#include "table/inline_table_iterator.h"
+#include "table/table_view.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+Status InlineLayout::Open(const TableView* view) {
+  view_ = view;
+  const TableMeta& meta = view->meta();
+  // The slots stay in the file (pages are checked as lookups reach them);
+  // the directory and the samples come into memory, checked.
+  std::string buf;
+  Slice contents;
+  Status s = view->file().ReadSection(meta.block_table, kDirectoryPart, &buf,
+                                      &contents);
+  if (!s.ok()) return s;
+  s = table_.Init(&view->file(), meta, std::move(buf), contents,
+                  view->icmp().user_comparator());
+  if (!s.ok()) return s;
+  // Sample addresses are positions in the key order.
+  return OpenSparseIndex(view, meta.num_keys);
+}
+
+uint64_t InlineLayout::HashOf(const Slice& user_key) const {
+  return table_.key_ordered() ? 0 : view_->Hash(user_key);
+}
+
+Status InlineLayout::Get(const ParsedInternalKey& target, uint64_t hash,
+                         GetContext* get_context) const {
+  std::string buf;
+  bool found = false;
+  Slice value;
+  Status s =
+      table_.Find(target.user_key, hash, kVerifyReads, &buf, &value, &found);
+  if (!s.ok() || !found) return s;
+  // One entry per key, a compacted put: surfaced at the file's sequence.
+  const SequenceNumber seq = view_->Surfaced(0);
+  if (seq > target.sequence) return Status::OK();
+  Status read_status;
+  SaveEntry(get_context, ParsedInternalKey(target.user_key, seq, kTypeValue),
+            value, &read_status);
+  return read_status;
+}
+
+InternalIterator* InlineLayout::NewIterator(Arena* arena, bool compaction,
+                                            size_t /*readahead*/) const {
+  // Compaction reads every slot: all of them at the first positioning.
+  return NewIteratorIn<InlineTableIterator>(arena, view_, this, compaction);
+}
+
+uint64_t InlineLayout::OffsetOf(const Slice& key) const {
+  if (sparse_.size() == 0) return 0;
+  // A key's share of the slots is its position in key order.
+  const SectionHandle& slots = view_->meta().index;
+  if (view_->icmp().Compare(key, sparse_.key(sparse_.size() - 1)) > 0) {
+    return slots.end_with_trailer();  // the data size, as for a log
+  }
+  const uint64_t position = sparse_.SeekAddress(key);
+  return slots.offset +
+         static_cast<uint64_t>(static_cast<unsigned __int128>(position) *
+                               slots.size / view_->meta().num_keys);
+}
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,50 @@
+// The inline layout (format version 2 on, meta block flag kInlineLayout):
+// a file of compacted puts small enough for a slot keeps them in the slots
+// of its Robin Hood table (inline_table.h) and has no log. A point lookup
+// reads one run of slots; iterators walk the key order
+// (inline_table_iterator.h). docs/format.md draws the sections; the meta
+// block's `index` handle holds the slots, its `block_table` handle the
+// directory (inline_directory.h).
+#pragma once
+
+#include <string>
+
+#include "table/inline_table.h"
+#include "table/layout.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+class InlineLayout : public Layout {
+ public:
+  static constexpr const char* kIndexPart = "inline slots";
+  static constexpr const char* kDirectoryPart = "inline directory";
+
+  Status Open(const TableView* view) override;
+  // Slots in key order are found by the key's rank, not a hash.
+  uint64_t HashOf(const Slice& user_key) const override;
+  void PrefetchHome(const Slice& user_key, uint64_t hash) const override {
+    table_.PrefetchHome(user_key, hash);
+  }
+  Status Get(const ParsedInternalKey& target, uint64_t hash,
+             GetContext* get_context) const override;
+  InternalIterator* NewIterator(Arena* arena, bool compaction,
+                                size_t readahead) const override;
+  uint64_t OffsetOf(const Slice& internal_key) const override;
+  Status VerifyEntries(std::string* buf) const override {
+    return table_.VerifyAll(buf);
+  }
+  size_t MemoryUsage() const override {
+    return sizeof(*this) + table_.MemoryUsage() + sparse_.MemoryUsage();
+  }
+  const InlineLayout* AsInline() const override { return this; }
+
+  const InlineTable& table() const { return table_; }
+
+ private:
+  const TableView* view_ = nullptr;
+  InlineTable table_;
+};
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,46 @@
+#include "table/layout.h"
+
+#include "table/compat.h"
+#include "table/get_context.h"
+#include "table/inline_layout.h"
+#include "table/log_layout.h"
+#include "table/table_view.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+Status Layout::OpenSparseIndex(const TableView* view,
+                               uint64_t address_limit) {
+  const SectionHandle& h = view->meta().sparse_index;
+  std::string buf;
+  Slice contents;
+  Status s = view->file().ReadSection(h, "sparse index", &buf, &contents);
+  if (!s.ok()) return s;
+  return sparse_.Init(contents, address_limit, &view->icmp(),
+                      view->file_name(), h.offset);
+}
+
+bool Layout::SaveEntry(GetContext* get_context, const ParsedInternalKey& key,
+                       const Slice& value, Status* s) {
+  bool matched = false;
+  return compat::SaveValue(get_context, key, value, &matched, s);
+}
+
+namespace {
+template <typename L>
+std::unique_ptr<Layout> Make() {
+  return std::unique_ptr<Layout>(new L);
+}
+}  // namespace
+
+const LayoutKind& LayoutKindOf(const TableMeta& meta) {
+  static const LayoutKind kLog{LogLayout::kIndexPart, LogLayout::kDirectoryPart,
+                               &Make<LogLayout>};
+  static const LayoutKind kInline{InlineLayout::kIndexPart,
+                                  InlineLayout::kDirectoryPart,
+                                  &Make<InlineLayout>};
+  return meta.is_inline() ? kInline : kLog;
+}
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,104 @@
+// A file's layout: how its entries lie in it and are found. The reader
+// (robinhood_table_reader.h) holds what every file has (footer, meta block,
+// properties, range deletions, filter: table_view.h) and asks its layout
+// for the rest, through this interface only:
+//
+//   LogLayout (log_layout.h)        entries in a log of checksummed blocks,
+//                                   found through a Robin Hood hash index
+//   InlineLayout (inline_layout.h)  entries in the slots of the Robin Hood
+//                                   table itself (inline_table.h)
+//
+// The meta block's flags say which a file has (LayoutKindOf, the one
+// place that tells them apart). docs/format.md draws each. A third layout
+// is one new file pair implementing Layout, and one entry in LayoutKindOf.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "db/dbformat.h"
+#include "rocksdb/options.h"
+#include "rocksdb/status.h"
+#include "table/internal_iterator.h"
+#include "table/sparse_index.h"
+#include "table/table_meta.h"
+
+namespace ROCKSDB_NAMESPACE {
+
+class Arena;
+class GetContext;
+
+namespace robinhood {
+
+class TableView;
+class LogLayout;
+class InlineLayout;
+
+class Layout {
+ public:
+  virtual ~Layout() = default;
+
+  // Reads and checks the layout's sections of `view`'s file (which
+  // outlives this): Corruption naming the part for any damage.
+  virtual Status Open(const TableView* view) = 0;
+
+  // What lookups of `user_key` hash with (0 where none is needed).
+  virtual uint64_t HashOf(const Slice& user_key) const = 0;
+  // Brings in the first bytes a lookup of `user_key` (hash `hash`) reads;
+  // reads nothing of the file, checks nothing.
+  virtual void PrefetchHome(const Slice& user_key, uint64_t hash) const = 0;
+  // MultiGet's second pass, once every key's home is on its way: brings in
+  // what the lookup reads after its home, if the layout can know it.
+  virtual void PrefetchAfterHome(uint64_t /*hash*/) const {}
+  // The entries of `target`'s user key visible at its sequence number,
+  // newest first, into `get_context`.
+  virtual Status Get(const ParsedInternalKey& target, uint64_t hash,
+                     GetContext* get_context) const = 0;
+  // An iterator over every entry in internal-key order; `compaction`: it
+  // will read them all, in order, once (readahead `readahead` bytes).
+  virtual InternalIterator* NewIterator(Arena* arena, bool compaction,
+                                        size_t readahead) const = 0;
+  // Where in the file the entries at and after `internal_key` begin,
+  // roughly; the data's end for a key past them all.
+  virtual uint64_t OffsetOf(const Slice& internal_key) const = 0;
+  // Checks the checksum of every unit the entries lie in (log blocks,
+  // pages of slots), reading each.
+  virtual Status VerifyEntries(std::string* buf) const = 0;
+  // Memory held for the open file, beyond the file's mapping.
+  virtual size_t MemoryUsage() const = 0;
+
+  // Samples of the keys in order (sparse_index.h); their addresses are
+  // the layout's own (log offsets, or positions in key order).
+  const SparseIndex& sparse_index() const { return sparse_; }
+
+  // For tools that show a layout's own parts (rh_inspect): this layout,
+  // if it is that one; null otherwise.
+  virtual const LogLayout* AsLog() const { return nullptr; }
+  virtual const InlineLayout* AsInline() const { return nullptr; }
+
+ protected:
+  // Hands the entry `key`, `value` to `get_context`: false when it wants
+  // no more, with `*s` the error that stopped it, if any (a merge whose
+  // operator fails, on RocksDB 9.1 on; earlier hosts mark the context).
+  static bool SaveEntry(GetContext* get_context, const ParsedInternalKey& key,
+                        const Slice& value, Status* s);
+  // Reads and checks the sparse index, whose addresses must lie below
+  // `address_limit`.
+  Status OpenSparseIndex(const TableView* view, uint64_t address_limit);
+
+  SparseIndex sparse_;
+};
+
+// What a layout is called and made by: the names its parts go by in
+// errors and tools (the meta block's `index` and `block_table` handles
+// hold them), and a new, unopened layout.
+struct LayoutKind {
+  const char* index_part;      // what the `index` handle holds
+  const char* directory_part;  // what the `block_table` handle holds
+  std::unique_ptr<Layout> (*make)();
+};
+const LayoutKind& LayoutKindOf(const TableMeta& meta);
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,159 @@
+#include "table/log_layout.h"
+
+#include "table/robinhood_table_iterator.h"
+#include "table/table_view.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+Status LogLayout::Open(const TableView* view) {
+  view_ = view;
+  const TableMeta& meta = view->meta();
+  const SectionReader& file = view->file();
+  const std::string& fname = view->file_name();
+  // Hash index: in place with mmap, else in memory.
+  Slice slots;
+  Status s = file.ReadSection(meta.index, kIndexPart, &index_buf_, &slots);
+  if (!s.ok()) return s;
+  IndexGeometry geo;
+  geo.capacity = meta.index_capacity;
+  geo.slots = meta.index_slots;
+  geo.address_bits = meta.address_bits;
+  geo.max_displacement = meta.max_displacement;
+  geo.keys = meta.num_keys;
+  index_.Init(slots.data(), geo);
+
+  std::string buf;
+  Slice contents;
+  s = file.ReadSection(meta.block_table, kDirectoryPart, &buf, &contents);
+  if (s.ok()) {
+    s = blocks_.Init(contents, meta.log_file_bytes, meta.log_logical_bytes,
+                     meta.log_block_size, fname, meta.block_table.offset);
+  }
+  if (!s.ok()) return s;
+  log_.reset(new LogBlockReader(&file, &blocks_));
+  return OpenSparseIndex(view, meta.log_logical_bytes);
+}
+
+uint64_t LogLayout::HashOf(const Slice& user_key) const {
+  return view_->Hash(user_key);
+}
+
+void LogLayout::PrefetchAfterHome(uint64_t hash) const {
+  // With mmap the first candidate entry is addressable: bring it in too.
+  if (!view_->mmap()) return;
+  const uint64_t log_bytes = view_->meta().log_logical_bytes;
+  const char* mapping = view_->file().mapping().data();
+  index_.Probe(hash, [&](uint64_t address) {
+    if (address < log_bytes) __builtin_prefetch(mapping + FileOffsetOf(address));
+    return true;
+  });
+}
+
+Status LogLayout::FindNewest(const Slice& user_key, uint64_t hash, bool verify,
+                             std::string* buf, EntryRef* newest,
+                             bool* found) const {
+  Status s;
+  *found = false;
+  index_.Probe(hash, [&](uint64_t address) {
+    if (address >= view_->meta().log_logical_bytes) {
+      s = CorruptionAt(view_->file_name(), kIndexPart,
+                       "slot address " + std::to_string(address) +
+                           " past the log",
+                       view_->meta().index.offset);
+      return true;
+    }
+    s = log_->ReadEntry(address, verify, buf, newest);
+    if (!s.ok()) return true;
+    if (newest->entry.user_key != user_key) return false;  // tag collision
+    *found = true;
+    return true;
+  });
+  return s;
+}
+
+Status LogLayout::Get(const ParsedInternalKey& target, uint64_t hash,
+                      GetContext* get_context) const {
+  std::string buf;
+  bool found = false;
+  EntryRef at;
+  Status s =
+      FindNewest(target.user_key, hash, kVerifyReads, &buf, &at, &found);
+  if (!s.ok() || !found) return s;
+
+  // Versions of a key are adjacent, newest first; they may run on into the
+  // following blocks.
+  LogEntry& entry = at.entry;
+  size_t b = at.block;
+  uint64_t next = at.next_address;
+  std::string block_buf;
+  Slice contents;
+  uint64_t block_start = 0;
+  while (true) {
+    const SequenceNumber seq = view_->Surfaced(entry.sequence);
+    if (seq <= target.sequence) {
+      Status read_status;
+      if (!SaveEntry(get_context,
+                     ParsedInternalKey(entry.user_key, seq, entry.type),
+                     entry.value, &read_status)) {
+        return read_status;
+      }
+    }
+    BlockLocation loc = blocks_.Get(b);
+    if (next == loc.logical_offset + loc.logical_bytes) {
+      if (++b == blocks_.num_blocks()) return Status::OK();
+      contents = Slice();
+      loc = blocks_.Get(b);
+    }
+    if (contents.empty()) {
+      s = log_->ReadBlock(b, kVerifyReads, &block_buf, &contents);
+      if (!s.ok()) return s;
+      block_start = loc.logical_offset;
+    }
+    const char* p = contents.data() + (next - block_start);
+    const char* end =
+        DecodeLogEntry(p, contents.data() + contents.size(), &entry);
+    if (end == nullptr) {
+      return log_->Damaged(b, "entry does not decode", next - block_start);
+    }
+    if (entry.user_key != target.user_key) return Status::OK();
+    next += static_cast<uint64_t>(end - p);
+  }
+}
+
+InternalIterator* LogLayout::NewIterator(Arena* arena, bool /*compaction*/,
+                                         size_t readahead) const {
+  return NewIteratorIn<RobinHoodTableIterator>(arena, view_, this, readahead);
+}
+
+uint64_t LogLayout::FileOffsetOf(uint64_t address) const {
+  const TableMeta& meta = view_->meta();
+  if (address >= meta.log_logical_bytes) return meta.log_file_bytes;
+  const BlockLocation loc = blocks_.Get(blocks_.Find(address));
+  return loc.file_offset + (address - loc.logical_offset);
+}
+
+uint64_t LogLayout::OffsetOf(const Slice& key) const {
+  if (sparse_.size() == 0) return 0;
+  if (view_->icmp().Compare(key, sparse_.key(sparse_.size() - 1)) > 0) {
+    // Past the last record: somewhere in the tail; count the tail as past.
+    return view_->meta().log_file_bytes;
+  }
+  return FileOffsetOf(sparse_.SeekAddress(key));
+}
+
+Status LogLayout::VerifyEntries(std::string* buf) const {
+  for (size_t b = 0; b < blocks_.num_blocks(); ++b) {
+    Status s = log_->VerifyBlock(b, buf);
+    if (!s.ok()) return s;
+  }
+  return Status::OK();
+}
+
+size_t LogLayout::MemoryUsage() const {
+  return sizeof(*this) + index_buf_.capacity() + blocks_.MemoryUsage() +
+         sparse_.MemoryUsage() + (log_ ? log_->MemoryUsage() : 0);
+}
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# db_bench_ext's targets: each judged on the measured ratio and on the
+# found column (a read phase that finds the wrong keys misses its target
+# however fast it was), counted at the end; and a phase that fails shows
+# its targets as MISSED with the reason, instead of dropping them.
+#
+# Environment (set by CMake's ctest): RH_BUILD_DIR, the build directory.
+set -euo pipefail
+
+fail() {
+  echo "db_bench_ext_test: FAIL: $*" >&2
+  exit 1
+}
+BENCH="${RH_BUILD_DIR:?}/db_bench_ext"
+[[ -x "$BENCH" ]] || fail "$BENCH not built"
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+
+common=(--workload=cuckoo --num=3000 --reads=3000 --warmup_reads=100
+        --formats=robinhood,cuckoo --repetitions=1)
+
+# A run that works: every target line judged, and counted.
+"$BENCH" "${common[@]}" --benchmarks=fill,readrandom,readmissing \
+  --db="$TMP/db" >"$TMP/ok.txt" 2>&1 || fail "run failed: $(tail -5 "$TMP/ok.txt")"
+targets="$(sed -n '/== targets/,$p' "$TMP/ok.txt")"
+[[ -n "$targets" ]] || fail "no targets section"
+echo "$targets" | grep -Eq 'cuckoo readrandom: robinhood / cuckoo +[0-9.]+ +\(>= 1\.00\) +(met|MISSED)$' ||
+  fail "no judged readrandom target: $targets"
+echo "$targets" | grep -Eq 'cuckoo readmissing: robinhood / cuckoo +[0-9.]+ ' ||
+  fail "no judged readmissing target: $targets"
+n_lines="$(echo "$targets" | grep -v 'targets met$' | grep -cE ' (met|MISSED)$')"
+echo "$targets" | grep -Eq "^  [0-9]+ of $n_lines targets met$" ||
+  fail "targets not counted ($n_lines lines): $targets"
+grep -Eq '\(3000 of 3000 found\)' "$TMP/ok.txt" || fail "readrandom did not find every key"
+
+# A run whose phases fail (the database cannot be created): the targets
+# are shown, MISSED, with the reason; none of them met.
+"$BENCH" "${common[@]}" --benchmarks=fill,readrandom \
+  --db=/dev/null/db >"$TMP/failed.txt" 2>&1 || true
+targets="$(sed -n '/== targets/,$p' "$TMP/failed.txt")"
+[[ -n "$targets" ]] || fail "a failed run drops its targets: $(cat "$TMP/failed.txt")"
+echo "$targets" | grep -Eq 'cuckoo readrandom: robinhood / cuckoo +- +robinhood .*cannot open.* MISSED$' ||
+  fail "the failed readrandom target is not MISSED with its reason: $targets"
+echo "$targets" | grep -Eq '^  0 of [1-9][0-9]* targets met$' ||
+  fail "a failed run counts targets met: $targets"
+echo "db_bench_ext_test: OK"

@@ -1,0 +1,129 @@
+// What a corruption report names: a byte flipped in each part of a file of
+// each layout (log; inline in hash order; inline in key order) must be
+// reported, by open or else by VerifyChecksum (what `rh_inspect verify`
+// prints), as Corruption naming that part as this layout calls it, at an
+// offset inside that part. A report that names another layout's part, or
+// points elsewhere, sends whoever reads it to the wrong bytes.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/corruption_harness.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+namespace {
+
+using namespace harness;  // NOLINT: the suite is written in its terms
+
+// A part of an intact file: the name reports must give it, and its bytes
+// [begin, end).
+struct Part {
+  std::string name;
+  uint64_t begin;
+  uint64_t end;
+};
+
+std::vector<Part> PartsOf(const FileMap& l) {
+  std::vector<Part> parts;
+  for (const BlockLocation& b : l.blocks) {
+    parts.push_back(
+        {"log block", b.file_offset, b.file_offset + b.contents_bytes + kTrailerSize});
+  }
+  for (const NamedSection& s : l.meta.NamedSections()) {
+    parts.push_back({s.name, s.handle->offset, s.handle->end_with_trailer()});
+  }
+  parts.push_back({"meta block", l.meta_offset, l.footer_offset});
+  parts.push_back({"footer", l.footer_offset, l.file_size});
+  return parts;
+}
+
+class PartReportTest : public ::testing::TestWithParam<LayoutCase> {};
+
+// The first byte, the middle one and the last (a trailer byte, for a
+// checksummed section) of each part, each flipped alone.
+TEST_P(PartReportTest, NamesThePartAndAnOffsetInIt) {
+  const LayoutCase c = GetParam();
+  TableFile f(std::string("part_report_") + c.name);
+  RobinHoodTableOptions opts = SmallBlocks();
+  opts.filter_policy = "bloomfilter:10";
+  Model m;
+  const std::string bytes = BuildLayoutCase(&f, c, 7, opts, &m);
+  const FileMap l = MapOf(&f);
+  if (!c.is_inline) ASSERT_GT(l.blocks.size(), 2u);
+
+  const std::vector<Part> parts = PartsOf(l);
+  // The parts tile the file.
+  uint64_t pos = 0;
+  for (const Part& p : parts) {
+    EXPECT_EQ(p.begin, pos) << p.name;
+    pos = p.end;
+  }
+  EXPECT_EQ(pos, l.file_size);
+
+  int checked = 0;
+  for (const Part& p : parts) {
+    for (uint64_t off : {p.begin, p.begin + (p.end - p.begin) / 2, p.end - 1}) {
+      SCOPED_TRACE(std::string(c.name) + ": " + p.name + " [" +
+                   std::to_string(p.begin) + ", " + std::to_string(p.end) +
+                   "), byte " + std::to_string(off) + " flipped");
+      f.Write(Flipped(bytes, off));
+      for (bool mmap : {false, true}) {
+        std::unique_ptr<TableReader> t;
+        Status s = f.Open(mmap, &t);
+        if (s.ok()) {
+          s = t->VerifyChecksum(ReadOptions(),
+                                TableReaderCaller::kUncategorized);
+        }
+        ASSERT_TRUE(s.IsCorruption()) << s.ToString();
+        const CorruptionRecord* r = CorruptionFields(s);
+        ASSERT_NE(r, nullptr) << s.ToString();
+        EXPECT_EQ(r->part, p.name) << s.ToString();
+        EXPECT_GE(r->offset, p.begin) << s.ToString();
+        EXPECT_LT(r->offset, p.end) << s.ToString();
+        EXPECT_TRUE(Contains(s.ToString(), f.path())) << s.ToString();
+        ++checked;
+      }
+    }
+  }
+  // Every part of the layout was reached: log blocks or slots, their
+  // directory, sparse index, range deletions, filter, properties,
+  // metaindex, meta block, footer.
+  EXPECT_EQ(checked, static_cast<int>(parts.size()) * 3 * 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(Layouts, PartReportTest,
+                         ::testing::ValuesIn(AllLayouts()),
+                         LayoutCaseName);
+
+// The checked-in key-ordered file, its slots' trailer damaged: the report
+// names the slots, not the other layout's hash index.
+TEST(PartReportGolden, KeyOrderedSlotsTrailer) {
+  std::string bytes;
+  ASSERT_OK(ReadFileToString(Env::Default(),
+                             std::string(RH_SOURCE_DIR) +
+                                 "/tests/golden/v4_inline_keyorder.sst",
+                             &bytes));
+  TableFile f("part_report_golden");
+  f.Write(bytes);
+  const FileMap l = MapOf(&f);
+  ASSERT_TRUE(l.meta.is_inline());
+  const uint64_t off = 3762;
+  ASSERT_GE(off, l.meta.index.offset);
+  ASSERT_LT(off, l.meta.index.end_with_trailer());
+  f.Write(Flipped(bytes, off));
+  std::unique_ptr<TableReader> t;
+  ASSERT_OK(f.Open(false, &t));
+  const Status s =
+      t->VerifyChecksum(ReadOptions(), TableReaderCaller::kUncategorized);
+  ASSERT_TRUE(s.IsCorruption()) << s.ToString();
+  const CorruptionRecord* r = CorruptionFields(s);
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->part, "inline slots") << s.ToString();
+  EXPECT_LT(r->offset, l.meta.index.end_with_trailer());
+}
+
+}  // namespace
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE
