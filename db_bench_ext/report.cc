@@ -290,7 +290,7 @@ void Report::PrintTargets(FILE* out, const RunInfo& info) const {
     bool at_most;
     // Why the target is missed whatever the value: a phase that failed,
     // or wrong answers (the found column). Empty if measured right.
-    std::string failure;
+    std::string failure = {};
   };
   std::vector<Line> lines;
   // What reads of `phase` must find of `r.ops` keys: all, or none for
