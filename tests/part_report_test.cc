@@ -51,7 +51,9 @@ TEST_P(PartReportTest, NamesThePartAndAnOffsetInIt) {
   Model m;
   const std::string bytes = BuildLayoutCase(&f, c, 7, opts, &m);
   const FileMap l = MapOf(&f);
-  if (!c.is_inline) ASSERT_GT(l.blocks.size(), 2u);
+  if (!c.is_inline) {
+    ASSERT_GT(l.blocks.size(), 2u);
+  }
 
   const std::vector<Part> parts = PartsOf(l);
   // The parts tile the file.
