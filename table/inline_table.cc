@@ -225,6 +225,19 @@ Status InlineTable::Find(const Slice& user_key, uint64_t hash, bool verify,
 Status InlineTable::SortSlots() const {
   std::lock_guard<std::mutex> lock(sort_mu_);
   if (sorted_.load(std::memory_order_acquire) != nullptr) return Status::OK();
+  // Damage found once is found again, each time by reading every slot: a
+  // seek starts afresh (layout_iterator.h), so say it again from memory.
+  if (sort_damage_ != nullptr) {
+    return CorruptionAt(sort_damage_->file, sort_damage_->part.c_str(),
+                        sort_damage_->detail, sort_damage_->offset);
+  }
+  Status s = SortSlotsLocked();
+  const CorruptionRecord* damage = CorruptionFields(s);
+  if (damage != nullptr) sort_damage_.reset(new CorruptionRecord(*damage));
+  return s;
+}
+
+Status InlineTable::SortSlotsLocked() const {
   // Every page checked whatever the read options say: an order made from
   // damaged keys would be a wrong answer for every later iterator.
   std::string buf;

@@ -237,6 +237,7 @@ class InlineTable {
   // Reads and checks every slot and sorts the entries by key into sorted_,
   // once, for a file without an order array.
   Status SortSlots() const;
+  Status SortSlotsLocked() const;  // REQUIRES: sort_mu_ held
 
   const SectionReader* file_ = nullptr;
   uint64_t slots_offset_ = 0;  // in the file
@@ -258,6 +259,8 @@ class InlineTable {
   // The order made by SortSlots; published once, read without the lock.
   mutable std::mutex sort_mu_;
   mutable std::unique_ptr<uint32_t[]> sorted_owner_;
+  // What SortSlots found damaged, if it did (under sort_mu_).
+  mutable std::unique_ptr<CorruptionRecord> sort_damage_;
   mutable std::atomic<const uint32_t*> sorted_{nullptr};
 };
 
