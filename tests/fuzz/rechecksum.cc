@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "table/inline_directory.h"
 #include "table/robinhood_format.h"
 #include "table/table_meta.h"
 #include "util/coding.h"
@@ -86,17 +87,27 @@ size_t Rechecksum(std::string* file) {
         Fits(slots_offset, slots_size, file->size()) && slots > 0 &&
         slots_size % slots == 0) {
       const uint64_t width = slots_size / slots;
-      const uint64_t page_slots =
-          ROCKSDB_NAMESPACE::DecodeFixed32(file->data() + bt_offset + 12);
+      const char* dir = file->data() + bt_offset;
+      const uint64_t page_slots = ROCKSDB_NAMESPACE::DecodeFixed32(dir + 12);
+      // The page checksums follow the header, and in key order the model
+      // (inline_directory.h, key_order_model.h): prefix_len, shift,
+      // buckets, base, (buckets + 1) starts, the prefix.
+      uint64_t crcs_at = ROCKSDB_NAMESPACE::robinhood::kInlineDirectoryHeader;
+      const uint32_t shape = ROCKSDB_NAMESPACE::DecodeFixed32(dir + 8);
+      if ((shape & ROCKSDB_NAMESPACE::robinhood::kShapeKeyOrdered) != 0 && bt_size >= crcs_at + 20) {
+        const uint64_t prefix_len = ROCKSDB_NAMESPACE::DecodeFixed32(dir + crcs_at);
+        const uint64_t buckets = ROCKSDB_NAMESPACE::DecodeFixed32(dir + crcs_at + 8);
+        crcs_at += 20 + (buckets + 1) * 4 + prefix_len;  // past bt_size if it lies
+      }
       if (width > 0 && page_slots > 0) {
         const uint64_t pages = (slots + page_slots - 1) / page_slots;
-        for (uint64_t pg = 0; pg < pages && 20 + pg * 4 + 4 <= bt_size; ++pg) {
+        for (uint64_t pg = 0; pg < pages && crcs_at + pg * 4 + 4 <= bt_size; ++pg) {
           const uint64_t first = pg * page_slots;
           const uint64_t n = std::min<uint64_t>(page_slots, slots - first);
           const uint32_t c = crc32c::Value(
               file->data() + slots_offset + first * width,
               static_cast<size_t>(n * width));
-          EncodeFixed32(&(*file)[bt_offset + 20 + pg * 4], crc32c::Mask(c));
+          EncodeFixed32(&(*file)[bt_offset + crcs_at + pg * 4], crc32c::Mask(c));
           ++fixed;
         }
       }
