@@ -116,7 +116,8 @@ TEST(DocOptionsTest, EveryOptionsFileLoads) {
 
 // The trap: with the strict setting a misspelt id is refused in the words
 // the Troubleshooting table quotes; with RocksDB's default it is taken for
-// no table factory at all, and the column family keeps BlockBasedTable.
+// no table factory at all: the column family keeps BlockBasedTable (7.8)
+// or is left with none (9.x, which crashes later when a DB opens).
 TEST(DocOptionsTest, MisspeltIdIsAnErrorOnlyWhenStrict) {
   RegisterRobinHoodTableDefault();
   const std::string misspelt = "table_factory={id=RobinhoodTable}";
@@ -134,8 +135,9 @@ TEST(DocOptionsTest, MisspeltIdIsAnErrorOnlyWhenStrict) {
   ColumnFamilyOptions silently;
   ASSERT_OK(GetColumnFamilyOptionsFromString(lax, ColumnFamilyOptions(),
                                              misspelt, &silently));
-  ASSERT_NE(silently.table_factory, nullptr);
-  EXPECT_STREQ(silently.table_factory->Name(), "BlockBasedTable");
+  if (silently.table_factory != nullptr) {
+    EXPECT_STREQ(silently.table_factory->Name(), "BlockBasedTable");
+  }
 }
 
 }  // namespace
