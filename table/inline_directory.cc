@@ -2,15 +2,21 @@
 
 #include "table/robinhood_format.h"
 #include "util/coding.h"
+#include "util/crc32c.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
+
+bool InlineDirectory::crcs_in_pages() const {
+  return format_version >= kFormatVersionAlignedPages;
+}
 
 uint32_t InlineDirectory::PageCrc(uint64_t page) const {
   return DecodeFixed32(page_crcs.data() + page * 4);
 }
 
 void InlineDirectory::EncodeTo(std::string* dst) const {
+  const size_t start = dst->size();
   PutFixed32(dst, shape.key_width);
   PutFixed32(dst, shape.value_width);
   PutFixed32(dst, (shape.var_key ? kShapeVarKey : 0) |
@@ -19,7 +25,12 @@ void InlineDirectory::EncodeTo(std::string* dst) const {
   PutFixed32(dst, page_slots);
   PutFixed32(dst, order_width);
   if (key_ordered) model.EncodeTo(dst);
-  dst->append(page_crcs.data(), page_crcs.size());
+  if (crcs_in_pages()) {
+    PutFixed32(dst, crc32c::Mask(crc32c::Value(dst->data() + start,
+                                               dst->size() - start)));
+  } else {
+    dst->append(page_crcs.data(), page_crcs.size());
+  }
   dst->append(order.data(), order.size());
 }
 
@@ -35,6 +46,7 @@ Status InlineDirectory::DecodeFrom(const Slice& in, const TableMeta& meta,
                              std::to_string(kInlineDirectoryHeader) +
                              " bytes");
   }
+  format_version = meta.format_version;
   const char* p = in.data();
   shape.key_width = DecodeFixed32(p);
   shape.value_width = DecodeFixed32(p + 4);
@@ -58,23 +70,21 @@ Status InlineDirectory::DecodeFrom(const Slice& in, const TableMeta& meta,
   if (key_ordered != meta.key_ordered()) {
     return bad("shape", "key order disagrees with the meta block");
   }
-  // Division first, so that nothing wraps.
-  const uint64_t width = shape.slot_width();
-  if (meta.index.size / width != meta.index_slots ||
-      meta.index.size % width != 0) {
-    return bad("shape", "slots of " + std::to_string(width) +
+  const SlotPages pg = paging();
+  if (page_slots != pg.page_slots) {
+    return bad("page_slots", std::to_string(page_slots) + ", not " +
+                                 std::to_string(pg.page_slots));
+  }
+  if (pg.SectionBytes(meta.index_slots) != meta.index.size) {
+    return bad("shape", "slots of " + std::to_string(pg.width) +
                             " bytes disagree with the slots' section size");
   }
   if (meta.max_displacement > kInlineMaxDisplacement) {
     return bad("max_displacement",
                "beyond a slot's distance byte (meta block)");
   }
-  if (page_slots != shape.page_slots()) {
-    return bad("page_slots", std::to_string(page_slots) + ", not " +
-                                 std::to_string(shape.page_slots()));
-  }
   const uint64_t slots = meta.index_slots;
-  const uint64_t pages = (slots + page_slots - 1) / page_slots;
+  const uint64_t pages = pg.Pages(slots);
   if (order_width == 0 && slots > kInlineMaxSortedSlots) {
     // Readers make the order themselves, in 32-bit slot numbers.
     return bad("order_width", "none, with too many slots to sort");
@@ -91,13 +101,34 @@ Status InlineDirectory::DecodeFrom(const Slice& in, const TableMeta& meta,
       return bad("key order model", why);
     }
   }
-  if (rest.size() / 4 < pages) {
+  uint64_t crc_bytes = pages * 4;
+  if (crcs_in_pages()) {
+    crc_bytes = 0;
+    if (rest.size() < 4) return bad("head", "no room for its CRC");
+    const size_t covered = rest.data() - in.data();
+    const uint32_t want = crc32c::Unmask(DecodeFixed32(rest.data()));
+    if (crc32c::Value(in.data(), covered) != want) {
+      return bad("head", "checksum mismatch");
+    }
+    rest.remove_prefix(4);
+    head_bytes = covered + 4;
+  } else if (rest.size() / 4 < pages) {
     return bad("page CRCs", "fewer than the " + std::to_string(pages) +
                                 " pages");
+  } else {
+    head_bytes = rest.data() - in.data() + crc_bytes;
   }
-  const uint64_t order_bytes = rest.size() - pages * 4;
+  // The order array's bytes: the section's after the head (this may be
+  // a prefix of it).
+  if (meta.block_table.size < head_bytes) {
+    return bad("head", "longer than the section");
+  }
+  const uint64_t order_bytes = meta.block_table.size - head_bytes;
   if (order_width == 0) {
     if (order_bytes != 0) {
+      if (crcs_in_pages()) {
+        return bad("head", "followed by bytes, with no order array");
+      }
       return bad("page CRCs", "more than the " + std::to_string(pages) +
                                   " pages");
     }
@@ -108,8 +139,10 @@ Status InlineDirectory::DecodeFrom(const Slice& in, const TableMeta& meta,
              order_bytes % order_width != 0) {
     return bad("order", "size disagrees with the keys");
   }
-  page_crcs = Slice(rest.data(), pages * 4);
-  order = Slice(rest.data() + pages * 4, order_bytes);
+  page_crcs = Slice(rest.data(), crc_bytes);
+  order = in.size() == meta.block_table.size
+              ? Slice(in.data() + head_bytes, order_bytes)
+              : Slice();
   return Status::OK();
 }
 

@@ -103,7 +103,7 @@ size_t InlineEntryBuffer::MemoryUsage() const {
 uint64_t InlineEntryBuffer::EstimatedFileBytes(double load_factor,
                                                bool order_array) const {
   const uint64_t slots = IndexCapacity(count_, load_factor);
-  return slots * shape().slot_width() +
+  return SlotPages::Of(shape(), kFormatVersionInlineFile).SectionBytes(slots) +
          (order_array ? count_ * OrderWidthFor(slots) : 0) +
          count_ / kInlineSampleInterval * (key_width_ + 10);
 }
@@ -163,19 +163,20 @@ bool InlineEntryBuffer::PlanKeyOrder(double load_factor,
   return true;
 }
 
-Status InlineEntryBuffer::WriteSlots(const Sink& sink, std::string* page_crcs,
-                                     uint32_t* crc) {
+Status InlineEntryBuffer::WriteSlots(const Sink& sink, uint32_t* crc) {
   const InlineShape sh = shape();
-  const uint32_t width = sh.slot_width();
-  const uint32_t page_slots = sh.page_slots();
+  const SlotPages paging = SlotPages::Of(sh, kFormatVersionInlineFile);
+  const uint32_t width = paging.width;
+  const uint32_t page_slots = paging.page_slots;
   std::string page;
-  page.reserve(static_cast<size_t>(page_slots) * width);
+  page.reserve(paging.stride);
   uint64_t next = 0;  // slot number of the next byte of `page`'s end
   uint32_t all = 0;
   Status s;
   auto flush = [&]() {
-    const uint32_t c = crc32c::Value(page.data(), page.size());
-    PutFixed32(page_crcs, crc32c::Mask(c));
+    // A full page is padded to its stride; each ends with its CRC.
+    if (next % page_slots == 0) page.resize(paging.stride - 4, '\0');
+    PutFixed32(&page, crc32c::Mask(crc32c::Value(page.data(), page.size())));
     all = crc32c::Extend(all, page.data(), page.size());
     if (s.ok()) s = sink(page);
     page.clear();

@@ -69,11 +69,11 @@ class InlineEntryBuffer {
   const KeyOrderModel* key_order() const {
     return key_ordered_ ? &model_ : nullptr;
   }
-  // After Plan: passes the slots to `sink` in pieces and fills `*page_crcs`
-  // (a masked fixed32 each) and `*crc` (unmasked, of all the slots). Frees
-  // the entries.
+  // After Plan: passes the slots section (pages of the newest format
+  // version, SlotPages) to `sink` in pieces and sets `*crc` (unmasked, of
+  // the whole section). Frees the entries.
   using Sink = std::function<Status(const Slice&)>;
-  Status WriteSlots(const Sink& sink, std::string* page_crcs, uint32_t* crc);
+  Status WriteSlots(const Sink& sink, uint32_t* crc);
   // After WriteSlots: appends the order array to `dst`.
   Status AppendOrder(std::string* dst);
 

@@ -10,17 +10,12 @@ Status InlineLayout::Open(const TableView* view) {
   view_ = view;
   const TableMeta& meta = view->meta();
   // The slots stay in the file (pages are checked as lookups reach them);
-  // the directory and the samples come into memory, checked.
-  std::string buf;
-  Slice contents;
-  Status s = view->file().ReadSection(meta.block_table, kDirectoryPart, &buf,
-                                      &contents);
-  if (!s.ok()) return s;
-  s = table_.Init(&view->file(), meta, std::move(buf), contents,
-                  view->icmp().user_comparator());
+  // the directory's head comes into memory, checked.
+  Status s = table_.Init(&view->file(), meta, view->icmp().user_comparator());
   if (!s.ok()) return s;
   // Sample addresses are positions in the key order.
-  return OpenSparseIndex(view, meta.num_keys);
+  SetSamples(view, meta.num_keys);
+  return Status::OK();
 }
 
 uint64_t InlineLayout::HashOf(const Slice& user_key) const {
@@ -51,13 +46,15 @@ InternalIterator* InlineLayout::NewIterator(Arena* arena, bool compaction,
 }
 
 uint64_t InlineLayout::OffsetOf(const Slice& key) const {
-  if (sparse_.size() == 0) return 0;
+  const SparseIndex* samples = nullptr;
+  // Unreadable samples give no estimate; reads of them say why.
+  if (!Samples(&samples).ok() || samples->size() == 0) return 0;
   // A key's share of the slots is its position in key order.
   const SectionHandle& slots = view_->meta().index;
-  if (view_->icmp().Compare(key, sparse_.key(sparse_.size() - 1)) > 0) {
+  if (view_->icmp().Compare(key, samples->key(samples->size() - 1)) > 0) {
     return slots.end_with_trailer();  // the data size, as for a log
   }
-  const uint64_t position = sparse_.SeekAddress(key);
+  const uint64_t position = samples->SeekAddress(key);
   return slots.offset +
          static_cast<uint64_t>(static_cast<unsigned __int128>(position) *
                                slots.size / view_->meta().num_keys);

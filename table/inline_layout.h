@@ -35,7 +35,7 @@ class InlineLayout : public Layout {
     return table_.VerifyAll(buf);
   }
   size_t MemoryUsage() const override {
-    return sizeof(*this) + table_.MemoryUsage() + sparse_.MemoryUsage();
+    return sizeof(*this) + table_.MemoryUsage() + SamplesMemoryUsage();
   }
   const InlineLayout* AsInline() const override { return this; }
 

@@ -28,35 +28,62 @@ uint32_t OrderWidthFor(uint64_t slots) {
   return w;
 }
 
+SlotPages SlotPages::Of(const InlineShape& shape, uint32_t format_version) {
+  SlotPages p;
+  p.width = shape.slot_width();
+  p.crc_in_page = format_version >= kFormatVersionAlignedPages;
+  if (p.crc_in_page) {
+    // W is at most 1 + 1 + 255 + 1 + 255 = 513: 7 slots a page at least.
+    p.page_slots = (kInlinePageBytes - 4) / p.width;
+    p.stride = kInlinePageBytes;
+  } else {
+    p.page_slots = std::max<uint32_t>(1, kInlinePageBytes / p.width);
+    p.stride = p.page_slots * p.width;
+  }
+  return p;
+}
+
+uint64_t SlotPages::SectionBytes(uint64_t slots) const {
+  const uint64_t rem = slots % page_slots;
+  const unsigned __int128 bytes =
+      static_cast<unsigned __int128>(slots / page_slots) * stride +
+      (rem == 0 ? 0 : rem * width + (crc_in_page ? 4 : 0));
+  return bytes >> 64 ? UINT64_MAX : static_cast<uint64_t>(bytes);
+}
+
 Status InlineTable::Damaged(const std::string& detail, uint64_t slot) const {
   return CorruptionAt(file_->file_name(), "inline slots", detail,
-                      slots_offset_ + std::min(slot, geo_.slots) * width_);
+                      slots_offset_ + (slot < geo_.slots
+                                           ? paging_.SlotOffset(slot)
+                                           : paging_.SectionBytes(geo_.slots)));
 }
 
 Status InlineTable::Init(const SectionReader* file, const TableMeta& meta,
-                         std::string&& directory_buf, const Slice& directory,
                          const Comparator* ucmp) {
   file_ = file;
   ucmp_ = ucmp;
-  directory_offset_ = meta.block_table.offset;
-  // The contents may lie in `directory_buf` (no mmap): keep that buffer,
-  // whose heap block a move does not relocate, and decode them there (the
-  // decoded directory points into them).
-  const bool in_buf =
-      directory.data() >= directory_buf.data() &&
-      directory.data() < directory_buf.data() + directory_buf.size();
-  const size_t at = in_buf ? directory.data() - directory_buf.data() : 0;
-  directory_buf_ = std::move(directory_buf);
-  Slice kept = directory;
-  if (in_buf) {
-    kept = Slice(directory_buf_.data() + at, directory.size());
-  } else if (!file->mmap()) {
-    // A file system that handed back its own memory: keep a copy.
-    directory_buf_.assign(directory.data(), directory.size());
-    kept = Slice(directory_buf_);
+  directory_ = meta.block_table;
+  // Files whose pages check themselves open with the directory's head
+  // alone; older ones with the whole directory, checked by its trailer.
+  const bool head_only = meta.format_version >= kFormatVersionAlignedPages;
+  Slice contents;
+  Status s =
+      head_only
+          ? file->ReadRange(directory_.offset,
+                            std::min<uint64_t>(directory_.size,
+                                               kInlineDirectoryMaxHead),
+                            &directory_buf_, &contents)
+          : file->ReadSection(directory_, "inline directory", &directory_buf_,
+                              &contents);
+  if (!s.ok()) return s;
+  if (!file->mmap() && contents.data() != directory_buf_.data()) {
+    // A file system that handed back its own memory: keep a copy, since
+    // the decoded directory points into it.
+    directory_buf_.assign(contents.data(), contents.size());
+    contents = Slice(directory_buf_);
   }
   InlineDirectory dir;
-  Status s = dir.DecodeFrom(kept, meta, file->file_name());
+  s = dir.DecodeFrom(contents, meta, file->file_name());
   if (!s.ok()) return s;
   if (dir.key_ordered &&
       strcmp(ucmp->Name(), BytewiseComparator()->Name()) != 0) {
@@ -68,31 +95,56 @@ Status InlineTable::Init(const SectionReader* file, const TableMeta& meta,
   }
   shape_ = dir.shape;
   key_ordered_ = dir.key_ordered;
-  page_slots_ = dir.page_slots;
+  paging_ = dir.paging();
   order_width_ = dir.order_width;
   model_ = std::move(dir.model);
-  crcs_ = dir.page_crcs.data();
-  order_ = dir.order.data();
-  pages_ = dir.pages();
-  width_ = shape_.slot_width();
+  crcs_ = dir.crcs_in_pages() ? nullptr : dir.page_crcs.data();
+  order_at_ = dir.head_bytes;
+  if (!dir.order.empty()) {
+    order_.store(dir.order.data(), std::memory_order_release);
+  }
+  width_ = paging_.width;
   geo_.capacity = meta.index_capacity;
   geo_.slots = meta.index_slots;
   geo_.max_displacement = meta.max_displacement;
   geo_.keys = meta.num_keys;
+  pages_ = paging_.Pages(geo_.slots);
   num_keys_ = meta.num_keys;
   slots_offset_ = meta.index.offset;
   verified_.Reset(pages_);
   return Status::OK();
 }
 
-uint64_t InlineTable::OrderEntry(uint64_t position) const {
+uint64_t InlineTable::OrderEntry(const char* order, uint64_t position) const {
   assert(order_width_ != 0 && position < num_keys_);
-  const char* p = order_ + position * order_width_;
+  const char* p = order + position * order_width_;
   uint64_t v = 0;
   for (uint32_t i = 0; i < order_width_; ++i) {
     v |= uint64_t{static_cast<uint8_t>(p[i])} << (8 * i);
   }
   return v;
+}
+
+Status InlineTable::LoadOrder(const char** order) const {
+  std::lock_guard<std::mutex> lock(sort_mu_);
+  const char* loaded = order_.load(std::memory_order_acquire);
+  if (loaded == nullptr) {
+    // The whole directory, checked by its trailer, once.
+    Slice contents;
+    Status s = file_->ReadSection(directory_, "inline directory", &order_buf_,
+                                  &contents);
+    if (!s.ok()) return s;
+    if (!file_->mmap() && contents.data() != order_buf_.data()) {
+      order_buf_.assign(contents.data(), contents.size());
+      contents = Slice(order_buf_);
+    }
+    // DecodeFrom checked that the order array fills the section after
+    // the head: num_keys_ entries of order_width_ bytes.
+    loaded = contents.data() + order_at_;
+    order_.store(loaded, std::memory_order_release);
+  }
+  *order = loaded;
+  return Status::OK();
 }
 
 Status InlineTable::SlotAt(uint64_t position, uint64_t* slot) const {
@@ -107,22 +159,33 @@ Status InlineTable::SlotAt(uint64_t position, uint64_t* slot) const {
     *slot = sorted[position];  // SortSlots checked it
     return Status::OK();
   }
-  const uint64_t v = OrderEntry(position);
+  const char* order = order_.load(std::memory_order_acquire);
+  if (order == nullptr) {
+    Status s = LoadOrder(&order);
+    if (!s.ok()) return s;
+  }
+  const uint64_t v = OrderEntry(order, position);
   if (v >= geo_.slots) {
     return CorruptionAt(file_->file_name(), "inline directory",
                         "order array names slot " + std::to_string(v) +
                             " of " + std::to_string(geo_.slots),
-                        directory_offset_);
+                        directory_.offset);
   }
   *slot = v;
   return Status::OK();
 }
 
 Status InlineTable::VerifyPage(uint64_t page, const char* bytes) const {
-  const uint64_t first = page * page_slots_;
-  const uint64_t n = std::min<uint64_t>(page_slots_, geo_.slots - first);
-  const uint32_t want = crc32c::Unmask(DecodeFixed32(crcs_ + page * 4));
-  if (crc32c::Value(bytes, n * width_) != want) {
+  const uint64_t first = page * paging_.page_slots;
+  uint64_t covered = paging_.SlotsIn(page, geo_.slots) * width_;
+  uint32_t want;
+  if (paging_.crc_in_page) {
+    covered = paging_.PageBytes(page, geo_.slots) - 4;
+    want = crc32c::Unmask(DecodeFixed32(bytes + covered));
+  } else {
+    want = crc32c::Unmask(DecodeFixed32(crcs_ + page * 4));
+  }
+  if (crc32c::Value(bytes, covered) != want) {
     return Damaged("checksum mismatch in page " + std::to_string(page), first);
   }
   return Status::OK();
@@ -133,38 +196,59 @@ Status InlineTable::ReadRun(uint64_t first, uint64_t count, bool verify,
   if (count == 0 || first >= geo_.slots || count > geo_.slots - first) {
     return Damaged("slot run out of range", first);
   }
-  const uint64_t first_page = first / page_slots_;
-  const uint64_t last_page = (first + count - 1) / page_slots_;
+  const uint64_t ps = paging_.page_slots;
+  const uint64_t first_page = first / ps;
+  const uint64_t last_page = (first + count - 1) / ps;
+  // Slots of pages with gaps between them (CRCs, padding) are gathered.
+  const bool gather = paging_.crc_in_page && first_page != last_page;
+  assert(buf != nullptr || count == 1);
+  // The bytes of pages [first_page, last_page] from the first page's
+  // start, as far as they are needed.
+  Slice pages;
+  const uint64_t pages_at = paging_.PageOffset(first_page);
   if (file_->mmap()) {
     const char* slots = file_->mapping().data() + slots_offset_;
     if (verify) {
       for (uint64_t pg = first_page; pg <= last_page; ++pg) {
         if (verified_.Test(pg)) continue;
-        Status s = VerifyPage(pg, slots + pg * page_slots_ * width_);
+        Status s = VerifyPage(pg, slots + paging_.PageOffset(pg));
         if (!s.ok()) return s;
         verified_.Set(pg);
       }
     }
-    *run = Slice(slots + first * width_, count * width_);
+    pages = Slice(slots + pages_at,
+                  paging_.SlotOffset(first + count - 1) + width_ - pages_at);
+  } else if (!verify && !gather) {
+    return file_->ReadRange(slots_offset_ + paging_.SlotOffset(first),
+                            count * width_, buf, run);
+  } else {
+    // Whole pages, each checked: what a verified read costs without mmap.
+    const uint64_t end =
+        verify ? paging_.PageOffset(last_page) +
+                     paging_.PageBytes(last_page, geo_.slots)
+               : paging_.SlotOffset(first + count - 1) + width_;
+    Status s = file_->ReadRange(slots_offset_ + pages_at, end - pages_at, buf,
+                                &pages);
+    if (!s.ok()) return s;
+    for (uint64_t pg = first_page; verify && pg <= last_page; ++pg) {
+      s = VerifyPage(pg, pages.data() + paging_.PageOffset(pg) - pages_at);
+      if (!s.ok()) return s;
+    }
+  }
+  if (!gather) {
+    *run = Slice(pages.data() + paging_.SlotOffset(first) - pages_at,
+                 count * width_);
     return Status::OK();
   }
-  if (!verify) {
-    return file_->ReadRange(slots_offset_ + first * width_, count * width_, buf,
-                            run);
+  std::string slots;
+  slots.reserve(count * width_);
+  for (uint64_t i = first; i < first + count;) {
+    const uint64_t n = std::min(first + count, (i / ps + 1) * ps) - i;
+    slots.append(pages.data() + paging_.SlotOffset(i) - pages_at, n * width_);
+    i += n;
   }
-  // Whole pages, each checked: what a verified read costs without mmap.
-  const uint64_t start = first_page * page_slots_;
-  const uint64_t end =
-      std::min<uint64_t>((last_page + 1) * page_slots_, geo_.slots);
-  Slice pages;
-  Status s = file_->ReadRange(slots_offset_ + start * width_,
-                              (end - start) * width_, buf, &pages);
-  if (!s.ok()) return s;
-  for (uint64_t pg = first_page; pg <= last_page; ++pg) {
-    s = VerifyPage(pg, pages.data() + (pg - first_page) * page_slots_ * width_);
-    if (!s.ok()) return s;
-  }
-  *run = Slice(pages.data() + (first - start) * width_, count * width_);
+  buf->swap(slots);
+  *run = Slice(*buf);
   return Status::OK();
 }
 
@@ -188,21 +272,26 @@ void InlineTable::PrefetchHome(const Slice& user_key, uint64_t hash) const {
   if (!file_->mmap() || user_key.size() > shape_.key_width) return;
   const uint64_t home = Home(user_key, hash);
   if (home >= geo_.slots) return;
-  const char* p = file_->mapping().data() + slots_offset_ + home * width_;
+  const char* p =
+      file_->mapping().data() + slots_offset_ + paging_.SlotOffset(home);
   __builtin_prefetch(p);
   __builtin_prefetch(p + 64);
 }
 
 void InlineTable::PrefetchSlot(uint64_t slot) const {
   if (!file_->mmap() || slot >= geo_.slots) return;
-  __builtin_prefetch(file_->mapping().data() + slots_offset_ + slot * width_);
+  __builtin_prefetch(file_->mapping().data() + slots_offset_ +
+                     paging_.SlotOffset(slot));
 }
 
 void InlineTable::PrefetchPosition(uint64_t position) const {
   if (!file_->mmap() || order_width_ == 0 || position >= num_keys_) return;
-  const uint64_t slot = OrderEntry(position);
+  const char* order = order_.load(std::memory_order_acquire);
+  if (order == nullptr) return;
+  const uint64_t slot = OrderEntry(order, position);
   if (slot >= geo_.slots) return;
-  __builtin_prefetch(file_->mapping().data() + slots_offset_ + slot * width_);
+  __builtin_prefetch(file_->mapping().data() + slots_offset_ +
+                     paging_.SlotOffset(slot));
 }
 
 Status InlineTable::Find(const Slice& user_key, uint64_t hash, bool verify,
@@ -275,11 +364,10 @@ Status InlineTable::SortSlotsLocked() const {
 
 Status InlineTable::VerifyAll(std::string* buf) const {
   for (uint64_t pg = 0; pg < pages_; ++pg) {
-    const uint64_t first = pg * page_slots_;
-    const uint64_t n = std::min<uint64_t>(page_slots_, geo_.slots - first);
     Slice bytes;
-    Status s = file_->ReadRange(slots_offset_ + first * width_, n * width_,
-                                buf, &bytes);
+    Status s = file_->ReadRange(slots_offset_ + paging_.PageOffset(pg),
+                                paging_.PageBytes(pg, geo_.slots), buf,
+                                &bytes);
     if (!s.ok()) return s;
     s = VerifyPage(pg, bytes.data());
     if (!s.ok()) return s;

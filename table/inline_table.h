@@ -91,12 +91,48 @@ struct InlineShape {
     return Slice(p + key_at(),
                  var_key ? static_cast<uint8_t>(p[1]) : key_width);
   }
-  uint32_t page_slots() const {
-    return std::max<uint32_t>(1, kInlinePageBytes / slot_width());
-  }
   // Writes the slot for an entry `dist` - 1 slots past its home.
   void EncodeSlot(uint32_t dist, const Slice& key, const Slice& value,
                   char* slot) const;
+};
+
+// Where the slots lie in the slots section: in pages, the unit of
+// checksumming and of reads without mmap (docs/format.md, "Slots").
+//   versions 2-4: pages of max(1, 4096 / W) slots back to back, their
+//     checksums in the directory;
+//   version 5 on: a page every 4096 bytes, each (4096 - 4) / W slots, zeros,
+//     and in its last 4 bytes the masked CRC32C of the bytes before them; a
+//     last page that is not full ends with its CRC right after its slots.
+//     The section starts at offset 0 of an inline file, so every page is a
+//     device page and a lookup whose run lies in one page reads one.
+struct SlotPages {
+  uint32_t width = 1;       // W, a slot's bytes
+  uint32_t page_slots = 1;  // slots in a full page
+  uint32_t stride = 1;      // bytes from one page's start to the next's
+  bool crc_in_page = false;
+
+  static SlotPages Of(const InlineShape& shape, uint32_t format_version);
+
+  uint64_t SlotOffset(uint64_t slot) const {
+    return slot / page_slots * stride + slot % page_slots * width;
+  }
+  uint64_t PageOffset(uint64_t page) const { return page * stride; }
+  uint64_t Pages(uint64_t slots) const {
+    return (slots + page_slots - 1) / page_slots;
+  }
+  // Slots in page `page` (< Pages(slots)) of a table of `slots` slots.
+  uint64_t SlotsIn(uint64_t page, uint64_t slots) const {
+    return std::min<uint64_t>(page_slots, slots - page * page_slots);
+  }
+  // Bytes of page `page`, its checksum included where it holds one.
+  uint64_t PageBytes(uint64_t page, uint64_t slots) const {
+    const uint64_t n = SlotsIn(page, slots);
+    if (!crc_in_page) return n * width;
+    return n == page_slots ? stride : n * width + 4;
+  }
+  // The section's size for `slots` slots; UINT64_MAX where that would not
+  // fit 64 bits (a size no file has).
+  uint64_t SectionBytes(uint64_t slots) const;
 };
 
 // Bytes needed to write slot numbers below `slots`.
@@ -109,13 +145,13 @@ class InlineTable {
   // directory section's contents (kept: without mmap the caller's buffer
   // moves here). `ucmp` orders the keys of a file without an order array.
   Status Init(const SectionReader* file, const TableMeta& meta,
-              std::string&& directory_buf, const Slice& directory,
               const Comparator* ucmp);
 
   const InlineShape& shape() const { return shape_; }
   uint64_t num_keys() const { return num_keys_; }
   uint64_t num_slots() const { return geo_.slots; }
   uint64_t num_pages() const { return pages_; }
+  const SlotPages& paging() const { return paging_; }
   const IndexGeometry& geometry() const { return geo_; }
   // Whether slots are in key order (their homes come from the model, and
   // lookups need no hash).
@@ -173,10 +209,11 @@ class InlineTable {
   // order array names a slot that does not exist. In a file without an
   // order array, the first call makes the order (SortSlots).
   Status SlotAt(uint64_t position, uint64_t* slot) const;
-  // Makes `*run` slots [first, first + count) (checked to exist): in place
-  // with mmap, else read into `*buf`. Checks the pages they lie in as the
-  // log checks blocks: once per page with mmap, on every read that asks
-  // without (a verified read reads whole pages).
+  // Makes `*run` slots [first, first + count) (checked to exist), back to
+  // back: in place with mmap where they lie in one page, else read or
+  // gathered into `*buf` (REQUIRES: `buf` unless count is 1). Checks the
+  // pages they lie in as the log checks blocks: once per page with mmap, on
+  // every read that asks without (a verified read reads whole pages).
   Status ReadRun(uint64_t first, uint64_t count, bool verify,
                  std::string* buf, Slice* run) const;
   // Decodes the used slot at `p` (slot number `slot`, for errors).
@@ -189,11 +226,18 @@ class InlineTable {
   size_t MemoryUsage() const {
     return directory_buf_.capacity() + verified_.MemoryUsage() +
            model_.MemoryUsage() +
-           (sorted_.load(std::memory_order_acquire) ? num_keys_ * 4 : 0);
+           (sorted_.load(std::memory_order_acquire) ? num_keys_ * 4 : 0) +
+           (order_.load(std::memory_order_acquire) != nullptr
+                ? order_buf_.capacity()
+                : 0);
   }
 
  private:
+  // Checks page `page`, whose PageBytes lie at `bytes`.
   Status VerifyPage(uint64_t page, const char* bytes) const;
+  // The order array, read and checked (with the whole directory) on the
+  // first call: opening reads only the directory's head.
+  Status LoadOrder(const char** order) const;
   // Whether the used slot at `p` holds `user_key` (no wider than the
   // slots' keys).
   bool HoldsKey(const char* p, const Slice& user_key) const {
@@ -221,19 +265,23 @@ class InlineTable {
     if (verify) {
       // One division: the run's last page is its first when the run ends
       // within that page.
-      const uint64_t page = first / page_slots_;
-      if (first - page * page_slots_ + count > page_slots_ ||
+      const uint64_t page = first / paging_.page_slots;
+      if (first - page * paging_.page_slots + count > paging_.page_slots ||
           !verified_.Test(page)) {
         return false;
       }
+    } else if (paging_.crc_in_page &&
+               first % paging_.page_slots + count > paging_.page_slots) {
+      return false;  // across a page's end: gathered
     }
-    *run = Slice(file_->mapping().data() + slots_offset_ + first * width_,
+    *run = Slice(file_->mapping().data() + slots_offset_ +
+                     paging_.SlotOffset(first),
                  count * width_);
     return true;
   }
-  // The order array's entry `position` (REQUIRES: an order array, and
-  // position < num_keys_), unchecked against the slot count.
-  uint64_t OrderEntry(uint64_t position) const;
+  // The order array's entry `position` of `order` (REQUIRES: position <
+  // num_keys_), unchecked against the slot count.
+  uint64_t OrderEntry(const char* order, uint64_t position) const;
   // Reads and checks every slot and sorts the entries by key into sorted_,
   // once, for a file without an order array.
   Status SortSlots() const;
@@ -241,23 +289,26 @@ class InlineTable {
 
   const SectionReader* file_ = nullptr;
   uint64_t slots_offset_ = 0;  // in the file
-  uint64_t directory_offset_ = 0;
+  SectionHandle directory_;
+  uint64_t order_at_ = 0;  // the order array's offset in the directory
   IndexGeometry geo_;
   InlineShape shape_;
+  SlotPages paging_;
   uint32_t width_ = 0;
-  uint32_t page_slots_ = 1;
   uint64_t pages_ = 0;
   uint32_t order_width_ = 0;
   uint64_t num_keys_ = 0;
   bool key_ordered_ = false;
   KeyOrderModel model_;
   std::string directory_buf_;
-  const char* crcs_ = nullptr;
-  const char* order_ = nullptr;
+  const char* crcs_ = nullptr;  // versions 2-4: the directory's page CRCs
   VerifiedBits verified_;  // a bit per page
   const Comparator* ucmp_ = nullptr;
-  // The order made by SortSlots; published once, read without the lock.
+  // The order array (LoadOrder) and the order made by SortSlots: each
+  // published once, read without the lock.
   mutable std::mutex sort_mu_;
+  mutable std::string order_buf_;
+  mutable std::atomic<const char*> order_{nullptr};
   mutable std::unique_ptr<uint32_t[]> sorted_owner_;
   // What SortSlots found damaged, if it did (under sort_mu_).
   mutable std::unique_ptr<CorruptionRecord> sort_damage_;

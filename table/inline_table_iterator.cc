@@ -52,7 +52,7 @@ Status InlineTableIterator::ReadSlot(uint64_t slot, const char** p) {
   if (slot < buf_first_ || slot >= buf_first_ + buf_count_) {
     // A value handed out must outlive the buffer when pinning asks.
     PinOrKeep(&buf_);
-    const uint64_t ps = t.shape().page_slots();
+    const uint64_t ps = t.paging().page_slots;
     buf_first_ = whole_file_ ? 0 : slot / ps * ps;
     buf_count_ = whole_file_ ? t.num_slots()
                              : std::min(ps, t.num_slots() - buf_first_);
@@ -158,7 +158,10 @@ void InlineTableIterator::Seek(const Slice& target) {
   // one interval (and one entry, for a global sequence number above the
   // target's) past the last sample below the target. Should the file say
   // otherwise, the search goes on to the end rather than answer wrong.
-  const uint64_t lo = std::min(layout_->sparse_index().SeekAddress(target), n);
+  const SparseIndex* samples = nullptr;
+  Status s = layout_->Samples(&samples);
+  if (!s.ok()) return Invalidate(s);
+  const uint64_t lo = std::min(samples->SeekAddress(target), n);
   const uint64_t hi = std::min<uint64_t>(n, lo + kInlineSampleInterval + 2);
   bool ok = true;
   uint64_t at = lower_bound(lo, hi, &ok);

@@ -40,6 +40,10 @@ namespace robinhood {
 constexpr uint32_t kMaxOrderBuckets = 4096;
 // Home slot counts above this do not fit a bucket's fixed32.
 constexpr uint64_t kMaxOrderedCapacity = 0xffffffffu;
+// The most bytes an encoded model takes: its fields, the starts and the
+// longest prefix (a key's).
+constexpr uint32_t kKeyOrderModelMaxBytes =
+    20 + (kMaxOrderBuckets + 1) * 4 + 255;
 
 class KeyOrderModel {
  public:

@@ -9,15 +9,23 @@
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
-Status Layout::OpenSparseIndex(const TableView* view,
-                               uint64_t address_limit) {
+Status Layout::LoadSamples(const SparseIndex** samples) const {
+  std::lock_guard<std::mutex> lock(samples_mu_);
+  *samples = samples_.load(std::memory_order_acquire);
+  if (*samples != nullptr) return Status::OK();
+  const TableView* view = samples_view_;
   const SectionHandle& h = view->meta().sparse_index;
   std::string buf;
   Slice contents;
   Status s = view->file().ReadSection(h, "sparse index", &buf, &contents);
+  if (s.ok()) {
+    s = sparse_.Init(contents, samples_limit_, &view->icmp(),
+                     view->file_name(), h.offset);
+  }
   if (!s.ok()) return s;
-  return sparse_.Init(contents, address_limit, &view->icmp(),
-                      view->file_name(), h.offset);
+  samples_.store(&sparse_, std::memory_order_release);
+  *samples = &sparse_;
+  return Status::OK();
 }
 
 bool Layout::SaveEntry(GetContext* get_context, const ParsedInternalKey& key,

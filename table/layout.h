@@ -13,8 +13,10 @@
 // is one new file pair implementing Layout, and one entry in LayoutKindOf.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "db/dbformat.h"
@@ -69,8 +71,14 @@ class Layout {
   virtual size_t MemoryUsage() const = 0;
 
   // Samples of the keys in order (sparse_index.h); their addresses are
-  // the layout's own (log offsets, or positions in key order).
-  const SparseIndex& sparse_index() const { return sparse_; }
+  // the layout's own (log offsets, or positions in key order). Read and
+  // checked on the first call, not at open (they grow with the entries,
+  // and point lookups never need them); an error is returned to each
+  // call until a read succeeds.
+  Status Samples(const SparseIndex** samples) const {
+    *samples = samples_.load(std::memory_order_acquire);
+    return *samples != nullptr ? Status::OK() : LoadSamples(samples);
+  }
 
   // For tools that show a layout's own parts (rh_inspect): this layout,
   // if it is that one; null otherwise.
@@ -83,11 +91,26 @@ class Layout {
   // operator fails, on RocksDB 9.1 on; earlier hosts mark the context).
   static bool SaveEntry(GetContext* get_context, const ParsedInternalKey& key,
                         const Slice& value, Status* s);
-  // Reads and checks the sparse index, whose addresses must lie below
-  // `address_limit`.
-  Status OpenSparseIndex(const TableView* view, uint64_t address_limit);
+  // Where Samples finds the sparse index of `view`'s file, whose
+  // addresses must lie below `address_limit`. Reads nothing.
+  void SetSamples(const TableView* view, uint64_t address_limit) {
+    samples_view_ = view;
+    samples_limit_ = address_limit;
+  }
+  // The samples' memory, if they were read.
+  size_t SamplesMemoryUsage() const {
+    const SparseIndex* s = samples_.load(std::memory_order_acquire);
+    return s != nullptr ? s->MemoryUsage() : 0;
+  }
 
-  SparseIndex sparse_;
+ private:
+  Status LoadSamples(const SparseIndex** samples) const;
+
+  const TableView* samples_view_ = nullptr;
+  uint64_t samples_limit_ = 0;
+  mutable std::mutex samples_mu_;
+  mutable SparseIndex sparse_;
+  mutable std::atomic<const SparseIndex*> samples_{nullptr};
 };
 
 // What a layout is called and made by: the names its parts go by in

@@ -32,7 +32,8 @@ Status LogLayout::Open(const TableView* view) {
   }
   if (!s.ok()) return s;
   log_.reset(new LogBlockReader(&file, &blocks_));
-  return OpenSparseIndex(view, meta.log_logical_bytes);
+  SetSamples(view, meta.log_logical_bytes);
+  return Status::OK();
 }
 
 uint64_t LogLayout::HashOf(const Slice& user_key) const {
@@ -134,12 +135,14 @@ uint64_t LogLayout::FileOffsetOf(uint64_t address) const {
 }
 
 uint64_t LogLayout::OffsetOf(const Slice& key) const {
-  if (sparse_.size() == 0) return 0;
-  if (view_->icmp().Compare(key, sparse_.key(sparse_.size() - 1)) > 0) {
+  const SparseIndex* samples = nullptr;
+  // Unreadable samples give no estimate; reads of them say why.
+  if (!Samples(&samples).ok() || samples->size() == 0) return 0;
+  if (view_->icmp().Compare(key, samples->key(samples->size() - 1)) > 0) {
     // Past the last record: somewhere in the tail; count the tail as past.
     return view_->meta().log_file_bytes;
   }
-  return FileOffsetOf(sparse_.SeekAddress(key));
+  return FileOffsetOf(samples->SeekAddress(key));
 }
 
 Status LogLayout::VerifyEntries(std::string* buf) const {
@@ -152,7 +155,7 @@ Status LogLayout::VerifyEntries(std::string* buf) const {
 
 size_t LogLayout::MemoryUsage() const {
   return sizeof(*this) + index_buf_.capacity() + blocks_.MemoryUsage() +
-         sparse_.MemoryUsage() + (log_ ? log_->MemoryUsage() : 0);
+         SamplesMemoryUsage() + (log_ ? log_->MemoryUsage() : 0);
 }
 
 }  // namespace robinhood

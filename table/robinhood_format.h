@@ -63,13 +63,20 @@ constexpr uint64_t kMagicNumber = 0x656c6261742d6872ULL;
 //      kKeyOrderedSlots, key_order_model.h). Only such files are written
 //      as version 4; the builder writes every other file as version 3, so
 //      that readers of version 3 still read them.
+//   5: an inline file's slots lie in pages of 4096 bytes, each holding its
+//      own checksum (SlotPages, inline_table.h), so a lookup reads one
+//      device page; its directory's head checks itself, so opening reads
+//      the head only (inline_directory.h). The builder writes every inline
+//      file as version 5 and every log file as version 3.
 // Each version by what it brought; kFormatVersion is the newest.
 constexpr uint32_t kFormatVersionInline = 2;  // and the tagged footer
 constexpr uint32_t kFormatVersionFilter = 3;
 constexpr uint32_t kFormatVersionKeyOrder = 4;
-constexpr uint32_t kFormatVersion = kFormatVersionKeyOrder;
-// What a file that has no key-ordered slots is written as.
-constexpr uint32_t kFormatVersionWithoutKeyOrder = kFormatVersionFilter;
+constexpr uint32_t kFormatVersionAlignedPages = 5;
+constexpr uint32_t kFormatVersion = kFormatVersionAlignedPages;
+// What the builder writes a log file as, and an inline file.
+constexpr uint32_t kFormatVersionLogFile = kFormatVersionFilter;
+constexpr uint32_t kFormatVersionInlineFile = kFormatVersionAlignedPages;
 // Whether files of `version` have a filter section (and its handle in the
 // meta block).
 constexpr bool HasFilterSection(uint32_t version) {

@@ -44,7 +44,7 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
   if (!ReifyDbHostIdProperty(tbo.ioptions.env, &props_.db_host_id).ok()) {
     props_.db_host_id.clear();
   }
-  props_.format_version = kFormatVersionWithoutKeyOrder;
+  props_.format_version = kFormatVersionLogFile;
   const auto& io = tbo.ioptions;
   props_.comparator_name =
       io.user_comparator ? io.user_comparator->Name() : "nullptr";
@@ -282,7 +282,8 @@ void RobinHoodTableBuilder::WriteProperties(const IndexGeometry& geo,
   user[P::kMeanDisplacement] = std::to_string(
       geo.keys ? geo.total_displacement / static_cast<double>(geo.keys) : 0.0);
   user[P::kIndexBytes] = std::to_string(
-      inline_layout ? geo.slots * inline_->shape().slot_width()
+      inline_layout ? SlotPages::Of(inline_->shape(), kFormatVersionInlineFile)
+                          .SectionBytes(geo.slots)
                     : geo.slots * kSlotSize);
   user[P::kLayout] = inline_layout ? "inline" : "log";
   user[P::kDistinctKeys] = std::to_string(geo.keys);
@@ -302,7 +303,7 @@ Status RobinHoodTableBuilder::Finish() {
   }
   closed_ = true;
   TableMeta meta;
-  meta.format_version = kFormatVersionWithoutKeyOrder;
+  meta.format_version = kFormatVersionLogFile;
   meta.hash_seed = options_.hash_seed;
   IndexGeometry geo;
   if (inline_ != nullptr && ok()) {
@@ -389,16 +390,16 @@ void RobinHoodTableBuilder::WriteInline(const IndexGeometry& geo,
   meta->max_displacement = geo.max_displacement;
   const InlineShape shape = inline_->shape();
   const KeyOrderModel* model = inline_->key_order();
-  if (model != nullptr) {
-    meta->flags |= kKeyOrderedSlots;
-    meta->format_version = kFormatVersionKeyOrder;
-    props_.format_version = kFormatVersionKeyOrder;
-  }
+  meta->format_version = kFormatVersionInlineFile;
+  props_.format_version = kFormatVersionInlineFile;
+  if (model != nullptr) meta->flags |= kKeyOrderedSlots;
 
   InlineDirectory dir;
+  dir.format_version = kFormatVersionInlineFile;
   dir.shape = shape;
   dir.key_ordered = model != nullptr;
-  dir.page_slots = shape.page_slots();
+  const SlotPages paging = dir.paging();
+  dir.page_slots = paging.page_slots;
   // Readers build the order of a file without one in 32-bit slot numbers;
   // slots in key order are their own order.
   const bool order =
@@ -407,31 +408,27 @@ void RobinHoodTableBuilder::WriteInline(const IndexGeometry& geo,
   dir.order_width = order ? OrderWidthFor(geo.slots) : 0;
   if (model != nullptr) dir.model = *model;
   meta->index.offset = offset_;
-  meta->index.size = geo.slots * shape.slot_width();
+  meta->index.size = paging.SectionBytes(geo.slots);
   uint32_t crc = 0;
-  std::string page_crcs;
   Status s = inline_->WriteSlots(
       [&](const Slice& piece) {
         Append(piece);
         return status_;
       },
-      &page_crcs, &crc);
+      &crc);
   std::string trailer;
   AppendTrailerFromCrc(crc, kNoCompression, &trailer);
   Append(trailer);
   std::string order_array;
   if (s.ok() && order) s = inline_->AppendOrder(&order_array);
   if (!s.ok() && ok()) status_ = s;
-  dir.page_crcs = page_crcs;
   dir.order = order_array;
   std::string directory;
   dir.EncodeTo(&directory);
-  peak_memory_ =
-      std::max(peak_memory_, directory.capacity() + order_array.capacity() +
-                                   page_crcs.capacity());
+  peak_memory_ = std::max(peak_memory_,
+                          directory.capacity() + order_array.capacity());
   props_.data_size = offset_;
-  props_.num_data_blocks = (geo.slots + shape.page_slots() - 1) /
-                           shape.page_slots();
+  props_.num_data_blocks = paging.Pages(geo.slots);
   WriteSection(directory, &meta->block_table);
 }
 

@@ -129,7 +129,13 @@ void RobinHoodTableIterator::Seek(const Slice& target) {
     Invalidate(Status::OK());
     return;
   }
-  const uint64_t address = log_->sparse_index().SeekAddress(target);
+  const SparseIndex* samples = nullptr;
+  Status s = log_->Samples(&samples);
+  if (!s.ok()) {
+    Invalidate(s);
+    return;
+  }
+  const uint64_t address = samples->SeekAddress(target);
   if (!LoadBlock(log_->blocks().Find(address))) return;
   index_ = static_cast<size_t>(
       std::lower_bound(offsets_.begin(), offsets_.end(),

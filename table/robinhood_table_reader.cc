@@ -252,6 +252,10 @@ Status RobinHoodTableReader::VerifyChecksum(
   std::string buf;
   Status entries = layout_->VerifyEntries(&buf);
   if (!entries.ok()) return entries;
+  // The samples' order and bounds, which open leaves to their first use.
+  const SparseIndex* samples = nullptr;
+  entries = layout_->Samples(&samples);
+  if (!entries.ok()) return entries;
   const TableMeta& m = meta();
   Slice contents;
   for (const NamedSection& section : m.NamedSections()) {

@@ -133,7 +133,7 @@ struct TableFooter {
 };
 std::string EncodeFooter(const SectionHandle& metaindex,
                          const SectionHandle& meta,
-                         uint32_t version = kFormatVersionWithoutKeyOrder);
+                         uint32_t version = kFormatVersionLogFile);
 // False if `bytes` is not kFooterSize long, a handle does not decode, or
 // the padding is not zeros.
 bool DecodeFooter(const Slice& bytes, TableFooter* footer);

@@ -30,7 +30,9 @@ class TableView {
   bool mmap() const { return file_.mmap(); }
   const TableMeta& meta() const { return tail_.meta; }
   const Layout& layout() const { return *layout_; }
-  const SparseIndex& sparse_index() const { return layout_->sparse_index(); }
+  Status Samples(const SparseIndex** samples) const {
+    return layout_->Samples(samples);
+  }
   // The filter (format version 3 on; not usable() if the file has none).
   const FilterSection& filter() const { return filter_; }
   const InternalKeyComparator& icmp() const { return icmp_; }

@@ -174,8 +174,8 @@ TEST_P(GoldenFileTest, Reads) {
   }
 }
 
-// Today's builder still writes what it writes as the newest version (4,
-// key-ordered slots) and as version 3 (every other file) byte for byte: a
+// Today's builder still writes what it writes as the newest version (5,
+// inline files) and as version 3 (log files) byte for byte: a
 // change to what it writes is a format change, which needs a new version
 // (and file).
 class GoldenBuilderTest : public GoldenFileTest {};
@@ -220,6 +220,11 @@ INSTANTIATE_TEST_SUITE_P(
                     Golden{3, "inline_ribbon", kNoCompression, true,
                            "ribbonfilter:10"},
                     Golden{4, "inline_keyorder", kNoCompression, true, "",
+                           true},
+                    Golden{5, "inline", kNoCompression, true},
+                    Golden{5, "inline_ribbon", kNoCompression, true,
+                           "ribbonfilter:10"},
+                    Golden{5, "inline_keyorder", kNoCompression, true, "",
                            true}),
     GoldenName);
 
@@ -230,13 +235,13 @@ INSTANTIATE_TEST_SUITE_P(
     Newest, GoldenBuilderTest,
     testing::Values(Golden{3, "raw", kNoCompression},
                     Golden{3, "snappy", kSnappyCompression},
-                    Golden{3, "inline", kNoCompression, true},
                     Golden{3, "bloom", kNoCompression, false,
                            "bloomfilter:10"},
-                    Golden{3, "inline_ribbon", kNoCompression, true,
+                    Golden{5, "inline", kNoCompression, true},
+                    Golden{5, "inline_ribbon", kNoCompression, true,
                            "ribbonfilter:10"},
-                    Golden{kFormatVersion, "inline_keyorder", kNoCompression,
-                           true, "", true}),
+                    Golden{5, "inline_keyorder", kNoCompression, true, "",
+                           true}),
     GoldenName);
 
 }  // namespace

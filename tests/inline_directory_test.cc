@@ -14,6 +14,7 @@
 
 #include "tests/corruption_harness.h"
 #include "util/coding.h"
+#include "util/crc32c.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
@@ -75,12 +76,12 @@ struct Example {
   }
 };
 
-const Example kHashOrder{{"03000000 04000000 02000000 c7010000 01000000",
-                          "ed6686ce", "05 04 00 03"}};
-const Example kKeyOrder{{"03000000 04000000 06000000 c7010000 00000000",
+const Example kHashOrder{{"03000000 04000000 02000000 c6010000 01000000",
+                          "HASHCRC", "05 04 00 03"}};
+const Example kKeyOrder{{"03000000 04000000 06000000 c6010000 00000000",
                          "00000000 39000000 02000000 0000000000746e61 00000000"
                          "\n03000000 05000000",
-                         "264357a2"}};
+                         "KEYCRC"}};
 
 void CheckExample(const Example& ex, bool key_order) {
   const std::string doc = FormatDoc();
@@ -99,9 +100,10 @@ void CheckExample(const Example& ex, bool key_order) {
   EXPECT_FALSE(dir.shape.var_key);
   EXPECT_TRUE(dir.shape.var_value);
   EXPECT_EQ(dir.key_ordered, key_order);
-  EXPECT_EQ(dir.page_slots, 455u);
+  EXPECT_EQ(dir.page_slots, 454u);  // (4096 - 4) / 9
   EXPECT_EQ(dir.order_width, key_order ? 0u : 1u);
-  EXPECT_EQ(dir.pages(), 1u);
+  EXPECT_EQ(dir.paging().Pages(b.meta.index_slots), 1u);
+  EXPECT_EQ(dir.head_bytes, b.directory.size() - dir.order.size());
   EXPECT_EQ(dir.order.size(), key_order ? 0u : 4u);
   std::string again;
   dir.EncodeTo(&again);
@@ -125,7 +127,19 @@ struct Refusal {
   std::function<void(std::string*, TableMeta*)> edit;
   const char* field;
   const char* detail;
+  // Whether the head's CRC is made to match the edit, so that the field's
+  // own check must refuse it.
+  bool reseal = true;
 };
+
+// Makes the CRC at the end of a directory's head (`head` bytes) match
+// what precedes it.
+void Reseal(std::string* d, size_t head) {
+  if (d->size() < head) return;
+  std::string crc;
+  PutFixed32(&crc, crc32c::Mask(crc32c::Value(d->data(), head - 4)));
+  d->replace(head - 4, 4, crc);
+}
 
 void Put32(std::string* d, size_t at, uint32_t v) {
   std::string b;
@@ -157,8 +171,8 @@ TEST(InlineDirectoryTest, EveryRefusalNamesItsField) {
        [](std::string*, TableMeta* m) { m->max_displacement = 255; },
        "max_displacement", "distance byte"},
       {"page slots not what the width gives", false,
-       [](std::string* d, TableMeta*) { Put32(d, 12, 454); }, "page_slots",
-       "not 455"},
+       [](std::string* d, TableMeta*) { Put32(d, 12, 455); }, "page_slots",
+       "not 454"},
       {"an order array with slots in key order", true,
        [](std::string* d, TableMeta*) { Put32(d, 16, 1); }, "order_width",
        "key order"},
@@ -174,12 +188,17 @@ TEST(InlineDirectoryTest, EveryRefusalNamesItsField) {
          m->index.size = m->index_slots * 9;
        },
        "order_width", "too many slots"},
-      {"no page CRCs", false,
+      {"no head CRC", false,
        [](std::string* d, TableMeta*) { d->resize(kInlineDirectoryHeader); },
-       "page CRCs", "fewer"},
-      {"bytes after the page CRCs without an order array", false,
-       [](std::string* d, TableMeta*) { Put32(d, 16, 0); }, "page CRCs",
-       "more"},
+       "head", "no room"},
+      {"a head that does not match its CRC", true,
+       [](std::string* d, TableMeta*) {
+         (*d)[kInlineDirectoryHeader + 12] ^= 1;  // the model's base
+       },
+       "head", "checksum mismatch", /*reseal=*/false},
+      {"bytes after the head without an order array", false,
+       [](std::string* d, TableMeta*) { Put32(d, 16, 0); }, "head",
+       "followed by bytes"},
       {"order width not what the slots give", false,
        [](std::string* d, TableMeta*) { Put32(d, 16, 2); }, "order_width",
        "not 1"},
@@ -201,6 +220,9 @@ TEST(InlineDirectoryTest, EveryRefusalNamesItsField) {
     std::string bytes = good.directory;
     TableMeta meta = good.meta;
     r.edit(&bytes, &meta);
+    InlineDirectory parsed;
+    ASSERT_OK(parsed.DecodeFrom(good.directory, good.meta, "/d/1.sst"));
+    if (r.reseal) Reseal(&bytes, parsed.head_bytes);
     InlineDirectory dir;
     const Status s = dir.DecodeFrom(bytes, meta, "/d/1.sst");
     ASSERT_TRUE(s.IsCorruption()) << s.ToString();
@@ -219,7 +241,7 @@ TEST(InlineDirectoryTest, EveryRefusalNamesItsField) {
                                             "value_width", "shape",
                                             "max_displacement", "page_slots",
                                             "order_width", "key order model",
-                                            "page CRCs", "order"}));
+                                            "head", "order"}));
 }
 
 }  // namespace

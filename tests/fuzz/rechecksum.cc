@@ -83,33 +83,53 @@ size_t Rechecksum(std::string* file) {
     const uint64_t slots_offset = meta_u64(kHandlesAt);
     const uint64_t slots_size = meta_u64(kHandlesAt + 8);
     const uint64_t slots = meta_u64(kIndexSlotsAt);
+    const uint32_t version = ROCKSDB_NAMESPACE::DecodeFixed32(meta.data());
+    const bool crc_in_page =
+        version >= ROCKSDB_NAMESPACE::robinhood::kFormatVersionAlignedPages;
     if (Fits(bt_offset, bt_size, file->size()) && bt_size >= 20 &&
-        Fits(slots_offset, slots_size, file->size()) && slots > 0 &&
-        slots_size % slots == 0) {
-      const uint64_t width = slots_size / slots;
+        Fits(slots_offset, slots_size, file->size()) && slots > 0) {
       const char* dir = file->data() + bt_offset;
-      const uint64_t page_slots = ROCKSDB_NAMESPACE::DecodeFixed32(dir + 12);
-      // The page checksums follow the header, and in key order the model
-      // (inline_directory.h, key_order_model.h): prefix_len, shift,
-      // buckets, base, (buckets + 1) starts, the prefix.
-      uint64_t crcs_at = ROCKSDB_NAMESPACE::robinhood::kInlineDirectoryHeader;
+      // The slots' width, from the directory's shape (inline_directory.h).
+      const uint32_t key_width = ROCKSDB_NAMESPACE::DecodeFixed32(dir);
+      const uint32_t value_width = ROCKSDB_NAMESPACE::DecodeFixed32(dir + 4);
       const uint32_t shape = ROCKSDB_NAMESPACE::DecodeFixed32(dir + 8);
+      const uint64_t width = uint64_t{1} + (shape & 1) + key_width +
+                             ((shape >> 1) & 1) + value_width;
+      const uint64_t page_slots = ROCKSDB_NAMESPACE::DecodeFixed32(dir + 12);
+      // The page checksums (or the head's) follow the header, and in key
+      // order the model (key_order_model.h): prefix_len, shift, buckets,
+      // base, (buckets + 1) starts, the prefix.
+      uint64_t crcs_at = ROCKSDB_NAMESPACE::robinhood::kInlineDirectoryHeader;
       if ((shape & ROCKSDB_NAMESPACE::robinhood::kShapeKeyOrdered) != 0 && bt_size >= crcs_at + 20) {
         const uint64_t prefix_len = ROCKSDB_NAMESPACE::DecodeFixed32(dir + crcs_at);
         const uint64_t buckets = ROCKSDB_NAMESPACE::DecodeFixed32(dir + crcs_at + 8);
         crcs_at += 20 + (buckets + 1) * 4 + prefix_len;  // past bt_size if it lies
       }
-      if (width > 0 && page_slots > 0) {
+      const uint64_t stride = crc_in_page ? 4096 : page_slots * width;
+      if (page_slots > 0 && page_slots * width <= 4096) {
         const uint64_t pages = (slots + page_slots - 1) / page_slots;
-        for (uint64_t pg = 0; pg < pages && crcs_at + pg * 4 + 4 <= bt_size; ++pg) {
-          const uint64_t first = pg * page_slots;
-          const uint64_t n = std::min<uint64_t>(page_slots, slots - first);
-          const uint32_t c = crc32c::Value(
-              file->data() + slots_offset + first * width,
-              static_cast<size_t>(n * width));
-          EncodeFixed32(&(*file)[bt_offset + crcs_at + pg * 4], crc32c::Mask(c));
+        for (uint64_t pg = 0; pg < pages; ++pg) {
+          const uint64_t n = std::min<uint64_t>(page_slots, slots - pg * page_slots);
+          const uint64_t at = slots_offset + pg * stride;
+          // A full page of version 5 holds its CRC in its last 4 bytes.
+          const uint64_t covered = crc_in_page && n == page_slots ? stride - 4 : n * width;
+          if (crc_in_page) {
+            if (!Fits(at, covered + 4, file->size())) break;
+            const uint32_t c = crc32c::Value(file->data() + at, static_cast<size_t>(covered));
+            EncodeFixed32(&(*file)[at + covered], crc32c::Mask(c));
+          } else {
+            if (!Fits(at, covered, file->size()) || crcs_at + pg * 4 + 4 > bt_size) break;
+            const uint32_t c = crc32c::Value(file->data() + at, static_cast<size_t>(covered));
+            EncodeFixed32(&(*file)[bt_offset + crcs_at + pg * 4], crc32c::Mask(c));
+          }
           ++fixed;
         }
+      }
+      if (crc_in_page && crcs_at + 4 <= bt_size) {
+        // The directory's head checks itself.
+        const uint32_t c = crc32c::Value(file->data() + bt_offset, static_cast<size_t>(crcs_at));
+        EncodeFixed32(&(*file)[bt_offset + crcs_at], crc32c::Mask(c));
+        ++fixed;
       }
     }
   } else if (Fits(bt_offset, bt_size, file->size())) {

@@ -32,7 +32,7 @@ Status InlineIndexStats(const TableFile& t, uint64_t samples,
   const IndexGeometry& geo = in.geometry();
   const TableMeta& m = t.meta();
   const uint32_t width = in.shape().slot_width();
-  const uint64_t page = in.shape().page_slots();
+  const uint64_t page = in.paging().page_slots;
   std::string buf;
   Slice run;
   uint64_t run_first = 0, cluster = 0;

@@ -142,7 +142,7 @@ int Info(const Args& a, const TableFile& t) {
                    sh.var_key ? " (varying, a length byte)" : "",
                    sh.value_width,
                    sh.var_value ? " (varying, a length byte)" : "",
-                   in->num_pages(), sh.page_slots())));
+                   in->num_pages(), in->paging().page_slots)));
     out.Field("bytes", Uint(m.index.size));
     out.Field("capacity", Uint(m.index_capacity));
     out.Field("slots", Uint(m.index_slots),
@@ -158,7 +158,7 @@ int Info(const Args& a, const TableFile& t) {
     out.Field("varying_keys", Bool(sh.var_key));
     out.Field("varying_values", Bool(sh.var_value));
     out.Field("pages", Uint(in->num_pages()));
-    out.Field("page_slots", Uint(sh.page_slots()));
+    out.Field("page_slots", Uint(in->paging().page_slots));
     out.Field("order_array", Bool(in->has_order_array()),
               Row("key order", in->key_ordered()
                                    ? "the slots' own (homes from the keys)"
