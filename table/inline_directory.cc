@@ -123,6 +123,9 @@ Status InlineDirectory::DecodeFrom(const Slice& in, const TableMeta& meta,
   if (meta.block_table.size < head_bytes) {
     return bad("head", "longer than the section");
   }
+  if (in.size() > meta.block_table.size) {
+    return bad("order", "bytes past the section");
+  }
   const uint64_t order_bytes = meta.block_table.size - head_bytes;
   if (order_width == 0) {
     if (order_bytes != 0) {

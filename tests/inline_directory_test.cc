@@ -77,11 +77,11 @@ struct Example {
 };
 
 const Example kHashOrder{{"03000000 04000000 02000000 c6010000 01000000",
-                          "HASHCRC", "05 04 00 03"}};
+                          "61be7175", "05 04 00 03"}};
 const Example kKeyOrder{{"03000000 04000000 06000000 c6010000 00000000",
                          "00000000 39000000 02000000 0000000000746e61 00000000"
                          "\n03000000 05000000",
-                         "KEYCRC"}};
+                         "1685b5f1"}};
 
 void CheckExample(const Example& ex, bool key_order) {
   const std::string doc = FormatDoc();
@@ -165,8 +165,11 @@ TEST(InlineDirectoryTest, EveryRefusalNamesItsField) {
        [](std::string* d, TableMeta*) { Put32(d, 8, 2 | kShapeKeyOrdered); },
        "shape", "meta block"},
       {"key width that changes the slot width", false,
-       [](std::string* d, TableMeta*) { Put32(d, 0, 4); }, "shape",
-       "section size"},
+       [](std::string* d, TableMeta*) {
+         Put32(d, 0, 4);
+         Put32(d, 12, 409);  // (4096 - 4) / 10: the new width's pages
+       },
+       "shape", "section size"},
       {"max displacement beyond a distance byte", false,
        [](std::string*, TableMeta* m) { m->max_displacement = 255; },
        "max_displacement", "distance byte"},
@@ -185,7 +188,12 @@ TEST(InlineDirectoryTest, EveryRefusalNamesItsField) {
        [](std::string* d, TableMeta* m) {
          Put32(d, 16, 0);
          m->index_slots = kInlineMaxSortedSlots + 1;
-         m->index.size = m->index_slots * 9;
+         InlineShape shape;  // the example's
+         shape.key_width = 3;
+         shape.value_width = 4;
+         shape.var_value = true;
+         m->index.size = SlotPages::Of(shape, m->format_version)
+                             .SectionBytes(m->index_slots);
        },
        "order_width", "too many slots"},
       {"no head CRC", false,
@@ -203,8 +211,14 @@ TEST(InlineDirectoryTest, EveryRefusalNamesItsField) {
        [](std::string* d, TableMeta*) { Put32(d, 16, 2); }, "order_width",
        "not 1"},
       {"an order entry missing", false,
-       [](std::string* d, TableMeta*) { d->pop_back(); }, "order",
-       "size disagrees"},
+       [](std::string* d, TableMeta* m) {
+         d->pop_back();
+         m->block_table.size--;
+       },
+       "order", "size disagrees"},
+      {"more bytes than the section", false,
+       [](std::string* d, TableMeta*) { d->push_back('\0'); }, "order",
+       "past the section"},
       {"an order array for more keys than the meta block's", false,
        [](std::string*, TableMeta* m) { m->num_keys = 3; }, "order",
        "size disagrees"},
