@@ -31,12 +31,30 @@ void KeyOrderModel::Fit(uint64_t n, const std::function<Slice(uint64_t)>& key,
   for (uint64_t i = 0; i < n; ++i) {
     ++below[((NumberOf(key(i), plen) - base_) >> shift_) + 1];
   }
-  starts_.assign(buckets_ + 1, 0);
-  for (uint32_t b = 1; b <= buckets_; ++b) {
-    below[b] += below[b - 1];
-    starts_[b] = static_cast<uint32_t>(
-        static_cast<unsigned __int128>(below[b]) * capacity / n);
+  for (uint32_t b = 1; b <= buckets_; ++b) below[b] += below[b - 1];
+  // The last key's bucket holds numbers only up to the last key's, but its
+  // homes are interpolated over its whole width: its keys would crowd into
+  // the used fraction of its slots (thousands of keys into a few hundred
+  // slots in big files). Scale the homes as if the unused part held keys at
+  // the density of the used part (at most a bucket's mean more), so that
+  // part's slots are left empty after the last key instead.
+  const uint64_t top = range >> shift_;  // the last key's bucket
+  const unsigned __int128 width = static_cast<unsigned __int128>(1) << shift_;
+  const unsigned __int128 used =
+      static_cast<unsigned __int128>(range - (top << shift_)) + 1;
+  uint64_t scale = n;
+  if (used < width) {
+    const unsigned __int128 extra =
+        static_cast<unsigned __int128>(n - below[top]) * (width - used) / used;
+    scale += static_cast<uint64_t>(
+        std::min<unsigned __int128>(extra, n / buckets_));
   }
+  starts_.assign(buckets_ + 1, 0);
+  for (uint32_t b = 1; b < buckets_; ++b) {
+    starts_[b] = static_cast<uint32_t>(
+        static_cast<unsigned __int128>(below[b]) * capacity / scale);
+  }
+  starts_[buckets_] = static_cast<uint32_t>(capacity);
 }
 
 void KeyOrderModel::EncodeTo(std::string* dst) const {

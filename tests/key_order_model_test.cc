@@ -213,6 +213,39 @@ TEST(KeyOrderModelTest, PlanTakesEvenKeysAndRefusesCrowdedOnes) {
   EXPECT_FALSE(PlansKeyOrder(alike));
 }
 
+// Random keys whose last one ends a quarter into its bucket: the homes
+// of that bucket's keys must spread over the slots its keys need, not
+// crowd into a quarter of its share (which, at about 1,000 keys a
+// bucket, put keys over 150 slots past home and sent big files of random
+// keys to hash order).
+TEST(KeyOrderModelTest, TheLastBucketsKeysDoNotCrowd) {
+  const uint64_t n = 4000000;
+  // Numbers in [0, 2^52 + 2^50): 4,096 buckets of 2^40 need shift 40, and
+  // the last of them (number 4,096 would be past) is a quarter used.
+  const uint64_t range = (uint64_t{1} << 52) + (uint64_t{1} << 50);
+  std::mt19937_64 rng(11);
+  std::vector<uint64_t> numbers(n);
+  for (uint64_t& x : numbers) x = rng() % range;
+  std::sort(numbers.begin(), numbers.end());
+  numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+  std::vector<std::string> keys;
+  keys.reserve(numbers.size());
+  for (uint64_t x : numbers) keys.push_back(BigEndian(x));
+  const uint64_t capacity = static_cast<uint64_t>(keys.size() / 0.8);
+  const KeyOrderModel m = FitTo(keys, capacity);
+  uint64_t next = 0, worst = 0, total = 0;
+  for (const std::string& k : keys) {
+    const uint64_t home = m.Home(k);
+    const uint64_t slot = std::max(home, next);
+    worst = std::max(worst, slot - home);
+    total += slot - home;
+    next = slot + 1;
+  }
+  EXPECT_LT(worst, 64u);
+  EXPECT_LT(static_cast<double>(total) / keys.size(), 2.5);
+  EXPECT_LE(next, capacity + worst + 1);
+}
+
 }  // namespace
 }  // namespace robinhood
 }  // namespace ROCKSDB_NAMESPACE

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -126,6 +127,12 @@ class TableFile {
     ASSERT_OK(WriteStringToFile(Env::Default(), bytes, path_, false));
   }
 
+  // Every file Open opens from now on passes through `wrap` (to watch or
+  // change its reads).
+  using Wrap = std::function<std::unique_ptr<FSRandomAccessFile>(
+      std::unique_ptr<FSRandomAccessFile>)>;
+  void WrapReads(Wrap wrap) { wrap_ = std::move(wrap); }
+
   // Opens the file on disk, telling the reader it has `size` bytes (the
   // size on disk unless given): through the factory, or directly with a
   // swapped `hash` or a `largest_seqno` (TableReaderOptions' meaning).
@@ -142,6 +149,7 @@ class TableFile {
     Status s =
         ioptions_[mmap]->fs->NewRandomAccessFile(path_, fo, &raf, nullptr);
     if (!s.ok()) return s;
+    if (wrap_) raf = wrap_(std::move(raf));
     std::unique_ptr<RandomAccessFileReader> reader(
         new RandomAccessFileReader(std::move(raf), path_));
     table->reset();
@@ -159,6 +167,7 @@ class TableFile {
  private:
   const std::string path_;
   const bool owned_;
+  Wrap wrap_;
   std::shared_ptr<TableFactory> factory_;
   Options options_[2];
   std::unique_ptr<ImmutableOptions> ioptions_[2];

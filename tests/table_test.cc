@@ -731,6 +731,90 @@ TEST(TableTest, FirstIteratorsShareTheSortedOrder) {
   }
 }
 
+// A file system file that records the ranges read from it.
+class RecordingFile : public FSRandomAccessFileOwnerWrapper {
+ public:
+  using Reads = std::vector<std::pair<uint64_t, size_t>>;
+  RecordingFile(std::unique_ptr<FSRandomAccessFile> t, Reads* reads)
+      : FSRandomAccessFileOwnerWrapper(std::move(t)), reads_(reads) {}
+  IOStatus Read(uint64_t offset, size_t n, const IOOptions& o, Slice* result,
+                char* scratch, IODebugContext* dbg) const override {
+    reads_->emplace_back(offset, n);
+    return target()->Read(offset, n, o, result, scratch, dbg);
+  }
+
+ private:
+  Reads* const reads_;
+};
+
+// Without mmap, from disk: opening an inline file reads neither its slots,
+// nor its samples, nor its order array (nothing that grows with the
+// entries), and a lookup, hit or miss, reads once: whole pages of 4096
+// bytes at multiples of 4096, one page unless its run crosses a page's
+// end. In key order and in hash order (with an order array).
+TEST(TableTest, InlineOpenReadsHeadsAndALookupOnePage) {
+  for (bool key_order : {true, false}) {
+    SCOPED_TRACE(key_order ? "key order" : "hash order");
+    Harness h(/*mmap=*/false);
+    Entries entries;
+    std::mt19937_64 rng(7);
+    for (int i = 0; i < 100000; ++i) {
+      std::string k(8, '\0');
+      EncodeFixed64(&k[0], rng());
+      entries.emplace_back(IKey(k, 0, kTypeValue), std::to_string(i % 1000));
+    }
+    entries = Sorted(entries, h.icmp());
+    RobinHoodTableOptions o;
+    o.inline_key_order = key_order;
+    ASSERT_OK(h.Build(entries, o));
+    const harness::FileMap l = harness::MapOf(&h);
+    ASSERT_TRUE(l.meta.is_inline());
+    ASSERT_EQ(l.meta.key_ordered(), key_order);
+    ASSERT_EQ(l.meta.format_version, kFormatVersionInlineFile);
+
+    RecordingFile::Reads reads;
+    h.WrapReads([&](std::unique_ptr<FSRandomAccessFile> f) {
+      return std::unique_ptr<FSRandomAccessFile>(
+          new RecordingFile(std::move(f), &reads));
+    });
+    std::unique_ptr<TableReader> t;
+    ASSERT_OK(h.Open(&t));
+    uint64_t opened = 0;
+    const SectionHandle& dir = l.meta.block_table;
+    for (const auto& r : reads) {
+      opened += r.second;
+      const uint64_t end = r.first + r.second;
+      EXPECT_FALSE(r.first < l.meta.index.end_with_trailer() &&
+                   end > l.meta.index.offset)
+          << "open read the slots at " << r.first;
+      EXPECT_FALSE(r.first < l.meta.sparse_index.end_with_trailer() &&
+                   end > l.meta.sparse_index.offset)
+          << "open read the samples at " << r.first;
+      EXPECT_FALSE(r.first < dir.end_with_trailer() &&
+                   end > dir.offset + kInlineDirectoryMaxHead)
+          << "open read the order array at " << r.first;
+    }
+    EXPECT_LT(opened, 64u << 10) << "of a file of " << h.FileSize();
+
+    int one_page = 0;
+    for (int i = 0; i < 2000; ++i) {
+      const Entries::value_type& e = entries[(i * 7919) % entries.size()];
+      for (bool miss : {false, true}) {
+        std::string key = ExtractUserKey(e.first).ToString();
+        if (miss) key[7] ^= 1;  // a key the file almost surely lacks
+        reads.clear();
+        CheckGet(t.get(), entries, key, kMaxSequenceNumber);
+        ASSERT_EQ(reads.size(), 1u) << i;
+        EXPECT_EQ(reads[0].first % 4096, 0u);
+        EXPECT_LE(reads[0].second, 2u * 4096);
+        one_page += reads[0].second <= 4096;
+      }
+    }
+    // Runs cross a page's end about once in a hundred lookups here.
+    EXPECT_GE(one_page, 4000 * 95 / 100);
+  }
+}
+
 // Prepare (a host's hint before a batch of Gets) on keys of any length,
 // on the smallest files of each layout, and on every file a byte flip or
 // a truncation leaves openable: it never fails, never reads past what the
