@@ -178,19 +178,31 @@ class InlineTable {
     if (home >= geo_.slots) return Damaged("home past the slots", home);
     const uint64_t count = std::min<uint64_t>(
         geo_.max_displacement + uint64_t{1}, geo_.slots - home);
-    Slice run;
-    if (!MappedRun(home, count, verify, &run)) {
-      Status s = ReadRun(home, count, verify, buf, &run);
-      if (!s.ok()) return s;
-    }
-    const char* p = run.data();
+    // A page at a time, home's first: most runs end in it, so a lookup
+    // without mmap reads one page.
     uint64_t d = 0;
-    for (; d < count; ++d, p += width_) {
-      const uint32_t dist = static_cast<uint8_t>(p[0]);
-      if (dist == 0) break;
-      const RunStep step = RobinHoodStep(dist - 1, d);
-      if (step == RunStep::kStop) break;
-      if (step == RunStep::kCandidate && candidate(p, home + d)) break;
+    uint64_t piece_end = std::min(
+        count, (home / paging_.page_slots + 1) * paging_.page_slots - home);
+    for (;;) {
+      Slice run;
+      if (!MappedRun(home + d, piece_end - d, verify, &run)) {
+        Status s = ReadRun(home + d, piece_end - d, verify, buf, &run);
+        if (!s.ok()) return s;
+      }
+      const char* p = run.data();
+      bool done = false;
+      for (; d < piece_end; ++d, p += width_) {
+        const uint32_t dist = static_cast<uint8_t>(p[0]);
+        const RunStep step =
+            dist == 0 ? RunStep::kStop : RobinHoodStep(dist - 1, d);
+        if (step == RunStep::kStop ||
+            (step == RunStep::kCandidate && candidate(p, home + d))) {
+          done = true;
+          break;
+        }
+      }
+      if (done || d == count) break;
+      piece_end = std::min<uint64_t>(count, d + paging_.page_slots);
     }
     if (read != nullptr) *read = std::min(d + 1, count);
     return Status::OK();

@@ -92,6 +92,29 @@ class TableCorruptionTest : public testing::TestWithParam<bool> {
         << s.ToString() << " does not say " << what;
   }
 
+  // The damaged file opens (open leaves the samples to their first use),
+  // and a Seek and VerifyChecksum are refused with a Corruption naming
+  // the file and containing `what`.
+  void ExpectSamplesRefused(const std::string& bytes, const std::string& what,
+                            const std::string& context) {
+    SCOPED_TRACE(context);
+    file_.Write(bytes);
+    std::unique_ptr<TableReader> t;
+    ASSERT_OK(file_.Open(mmap(), &t));
+    std::unique_ptr<InternalIterator> it(
+        t->NewIterator(ReadOptions(), nullptr, nullptr, false,
+                       TableReaderCaller::kUncategorized));
+    it->Seek(IKey("k", kMaxSequenceNumber, kValueTypeForSeek));
+    const Status v =
+        t->VerifyChecksum(ReadOptions(), TableReaderCaller::kUncategorized);
+    for (const Status& s : {it->status(), v}) {
+      EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+      EXPECT_TRUE(Contains(s.ToString(), file_.path())) << s.ToString();
+      EXPECT_TRUE(Contains(s.ToString(), what))
+          << s.ToString() << " does not say " << what;
+    }
+  }
+
   // The damaged file opens; every read answers right or Corruption.
   ReadReport ExpectOpensAndReads(const std::string& bytes,
                                  const std::string& context) {
@@ -233,7 +256,6 @@ TEST_P(TableCorruptionTest, SectionsVerifiedAtOpen) {
   const std::pair<const SectionHandle*, std::string> sections[] = {
       {&layout_.meta.index, "hash index"},
       {&layout_.meta.block_table, "block table"},
-      {&layout_.meta.sparse_index, "sparse index"},
       {&layout_.meta.range_dels, "range deletions"},
       {&layout_.meta.properties, "properties"}};
   for (const auto& sec : sections) {
@@ -251,6 +273,39 @@ TEST_P(TableCorruptionTest, SectionsVerifiedAtOpen) {
                       sec.second + " byte " + std::to_string(off - h.offset) +
                           " ^ " + std::to_string(mask));
       }
+    }
+  }
+}
+
+// The samples grow with the entries and point lookups never read them, so
+// open leaves them alone: damage there opens, and the first Seek,
+// VerifyChecksum and every later one report it, naming the part.
+TEST_P(TableCorruptionTest, SamplesVerifiedAtFirstUse) {
+  const SectionHandle& h = layout_.meta.sparse_index;
+  std::vector<uint64_t> offsets = {h.offset, h.offset + h.size / 2,
+                                   h.offset + h.size - 1};
+  for (uint64_t i = 0; i < kTrailerSize; ++i) {
+    offsets.push_back(h.offset + h.size + i);
+  }
+  for (uint64_t off : offsets) {
+    SCOPED_TRACE("sparse index byte " + std::to_string(off - h.offset));
+    file_.Write(Flipped(original_, off, 0x80));
+    std::unique_ptr<TableReader> t;
+    ASSERT_OK(file_.Open(mmap(), &t));
+    for (int round = 0; round < 2; ++round) {
+      std::unique_ptr<InternalIterator> it(
+          t->NewIterator(ReadOptions(), nullptr, nullptr, false,
+                         TableReaderCaller::kUncategorized));
+      it->Seek(IKey("k", kMaxSequenceNumber, kValueTypeForSeek));
+      EXPECT_FALSE(it->Valid());
+      EXPECT_TRUE(it->status().IsCorruption()) << it->status().ToString();
+      EXPECT_TRUE(Contains(it->status().ToString(), "sparse index"))
+          << it->status().ToString();
+      const Status v =
+          t->VerifyChecksum(ReadOptions(), TableReaderCaller::kUncategorized);
+      EXPECT_TRUE(v.IsCorruption()) << v.ToString();
+      EXPECT_TRUE(Contains(v.ToString(), file_.path())) << v.ToString();
+      EXPECT_TRUE(Contains(v.ToString(), "sparse index")) << v.ToString();
     }
   }
 }
@@ -482,7 +537,7 @@ TEST_P(TableCorruptionTest, CraftedSectionsOutOfRange) {
     std::string contents = original_.substr(meta.sparse_index.offset,
                                             meta.sparse_index.size);
     const std::string huge = WithCount(contents, uint64_t{1} << 62);
-    ExpectRefused(WithSection(original_, meta.sparse_index.offset, huge),
+    ExpectSamplesRefused(WithSection(original_, meta.sparse_index.offset, huge),
                   "sparse index", "record count 2^62");
     // The first record's address must be 0: make it 1. And a later
     // record's two-byte address delta made 16383, past the log.
@@ -501,7 +556,7 @@ TEST_P(TableCorruptionTest, CraftedSectionsOutOfRange) {
     ASSERT_TRUE(in.empty());
     std::string first = contents;
     first[delta_at[0]] = 1;
-    ExpectRefused(WithSection(original_, meta.sparse_index.offset, first),
+    ExpectSamplesRefused(WithSection(original_, meta.sparse_index.offset, first),
                   "sparse index", "first address 1");
     bool two_bytes = false;
     for (size_t i = n / 2; i < n && !two_bytes; ++i) {
@@ -512,7 +567,7 @@ TEST_P(TableCorruptionTest, CraftedSectionsOutOfRange) {
       std::string past = contents;
       past[at] = static_cast<char>(0xff);
       past[at + 1] = static_cast<char>(0x7f);
-      ExpectRefused(WithSection(original_, meta.sparse_index.offset, past),
+      ExpectSamplesRefused(WithSection(original_, meta.sparse_index.offset, past),
                     "sparse index", "record " + std::to_string(i) +
                                         " address past the log");
     }

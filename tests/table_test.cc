@@ -25,6 +25,8 @@
 #include "table/robinhood_table_builder.h"
 #include "table/robinhood_table_reader.h"
 #include "table/robinhood_compress.h"
+#include "table/inline_directory.h"
+#include "tests/corruption_harness.h"
 #include "tests/table_harness.h"
 #include "tests/test_util.h"
 
@@ -315,7 +317,9 @@ TEST_P(TableRoundTrip, MatchesModel) {
     // Slots in key order are their own order.
     EXPECT_EQ(slots->has_order_array(),
               p.order_array && !key_ordered);
-    EXPECT_EQ(props->format_version, key_ordered ? 4u : 3u);
+    EXPECT_EQ(props->format_version, kFormatVersionInlineFile);
+  } else {
+    EXPECT_EQ(props->format_version, kFormatVersionLogFile);
   }
   const BlockTable& blocks = BlocksOf(table.get());
   size_t compressed = 0;
@@ -804,14 +808,17 @@ TEST(TableTest, InlineOpenReadsHeadsAndALookupOnePage) {
         if (miss) key[7] ^= 1;  // a key the file almost surely lacks
         reads.clear();
         CheckGet(t.get(), entries, key, kMaxSequenceNumber);
-        ASSERT_EQ(reads.size(), 1u) << i;
-        EXPECT_EQ(reads[0].first % 4096, 0u);
-        EXPECT_LE(reads[0].second, 2u * 4096);
-        one_page += reads[0].second <= 4096;
+        // A page, and the next one only for a run that goes on past it.
+        ASSERT_LE(reads.size(), 2u) << i;
+        for (const auto& r : reads) {
+          EXPECT_EQ(r.first % 4096, 0u);
+          EXPECT_LE(r.second, 4096u);
+        }
+        one_page += reads.size() == 1;
       }
     }
-    // Runs cross a page's end about once in a hundred lookups here.
-    EXPECT_GE(one_page, 4000 * 95 / 100);
+    // Runs go on past their page's end about once in a hundred lookups.
+    EXPECT_GE(one_page, 4000 * 97 / 100);
   }
 }
 
