@@ -100,7 +100,10 @@ Status InlineTable::Init(const SectionReader* file, const TableMeta& meta,
   model_ = std::move(dir.model);
   crcs_ = dir.crcs_in_pages() ? nullptr : dir.page_crcs.data();
   order_at_ = dir.head_bytes;
-  if (!dir.order.empty()) {
+  // Only a whole directory read with its trailer checked (before version
+  // 5) gives the order array at open: a head read may hold some or all of
+  // it, unchecked, and LoadOrder reads it checked instead.
+  if (!head_only && !dir.order.empty()) {
     order_.store(dir.order.data(), std::memory_order_release);
   }
   width_ = paging_.width;

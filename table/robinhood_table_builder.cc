@@ -286,6 +286,9 @@ void RobinHoodTableBuilder::WriteProperties(const IndexGeometry& geo,
                           .SectionBytes(geo.slots)
                     : geo.slots * kSlotSize);
   user[P::kLayout] = inline_layout ? "inline" : "log";
+  if (inline_layout) {
+    user[P::kSlotOrder] = inline_->key_order() != nullptr ? "key" : "hash";
+  }
   user[P::kDistinctKeys] = std::to_string(geo.keys);
   user[P::kBuilderPeakBytes] = std::to_string(peak_memory_);
 

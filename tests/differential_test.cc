@@ -958,7 +958,11 @@ class DifferentialTest : public testing::TestWithParam<bool>,
     }
     if (Failed()) return;
     key_ordered_files_ += CompactToBottom(
-        [](const TableProperties& p) { return p.format_version == 4; });
+        [](const TableProperties& p) {
+          const auto& u = p.user_collected_properties;
+          const auto order = u.find(RobinHoodTablePropertyNames::kSlotOrder);
+          return order != u.end() && order->second == "key";
+        });
     for (int round = 0; round < 2 && !Failed(); ++round) {
       const std::string label =
           round == 0 ? "on spread keys" : "on spread keys, reopened";

@@ -231,7 +231,7 @@ run 1 get "$R" r100
 # the sample file, with versions and deletions, keeps a log.
 run 0 info "$R"
 has '^layout +inline '
-has '^inline slots +15 bytes each: key 4, value 10; 1 pages of 273 slots$'
+has '^inline slots +15 bytes each: key 4, value 10; 1 pages of 272 slots$'
 run 0 info "$R" --json
 json "d['layout'] == 'inline' and d['inline']['slot_width'] == 15 and d['inline']['slots'] >= 125 and 'log' not in d"
 run 0 info "$F" --json
@@ -267,7 +267,7 @@ K="$WORK/keyorder.sst"
 run 0 info "$K"
 has '^key order +the slots'"'"' own \(homes from the keys\)$'
 has '^key order model +[0-9]+ buckets of 2\^[0-9]+ numbers, past a 2-byte prefix$'
-has '^format version +4$'
+has '^format version +5$'
 run 0 info "$K" --json
 json "d['inline']['key_ordered_slots'] and not d['inline']['order_array'] and d['inline']['key_order_prefix_bytes'] == 2"
 run 0 scan "$K" --json --hex

@@ -127,6 +127,8 @@ struct RobinHoodTablePropertyNames {
       "rocksdb.robinhood.builder.peak.bytes";
   // "inline" or "log" (format version 2 on; version 1 files are "log").
   static constexpr const char* kLayout = "rocksdb.robinhood.layout";
+  // Of an inline file: "key" if its slots are in key order, else "hash".
+  static constexpr const char* kSlotOrder = "rocksdb.robinhood.slot.order";
 };
 
 // Returns a new factory. The caller owns it (wrap it in a shared_ptr).
