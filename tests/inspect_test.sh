@@ -363,7 +363,8 @@ expect_bad "$WORK/flip_log.sst" "log block: checksum mismatch" verify scan
 expect_bad "$WORK/flip_log.sst" "Corruption: log block: checksum mismatch at offset " verify
 run 2 verify "$WORK/flip_log.sst"
 err_has "rh_inspect: $WORK/flip_log.sst: Corruption: "
-# In the hash index, the footer, the meta block, the properties: open fails.
+# In the hash index, the footer, the meta block, the properties: open fails;
+# in the samples, info and verify fail.
 run 0 info "$F" --json
 cp "$OUT" "$WORK/info.json"
 for section in hash_index block_table sparse_index properties meta footer; do
@@ -373,7 +374,13 @@ d = json.load(open(sys.argv[1]))
 s = [s for s in d["sections"] if s["name"] == sys.argv[2]][0]
 print(s["offset"] + s["bytes"] // 2)' "$WORK/info.json" "$section")
   flip "$off" "$WORK/flip_$section.sst"
-  expect_bad "$WORK/flip_$section.sst" "Corruption" "${ALL[@]}"
+  if [[ $section == sparse_index ]]; then
+    # Open leaves the samples to their first use: the commands that show
+    # or check them refuse the file.
+    expect_bad "$WORK/flip_$section.sst" "Corruption" info verify
+  else
+    expect_bad "$WORK/flip_$section.sst" "Corruption" "${ALL[@]}"
+  fi
 done
 
 # --- garbage never crashes: every 29th byte of a small file flipped, and

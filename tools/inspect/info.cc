@@ -5,6 +5,7 @@
 
 #include "rocksdb_robinhood/robinhood_table.h"
 #include "tools/inspect/command.h"
+#include "tools/inspect/errors.h"
 #include "tools/inspect/printer.h"
 #include "tools/inspect/properties.h"
 #include "table/filter_section.h"
@@ -42,6 +43,9 @@ void DescribeSections(Printer& out, const std::vector<Section>& sections) {
 }  // namespace
 
 int Info(const Args& a, const TableFile& t) {
+  size_t samples = 0;
+  const Status read = t.SparseIndexRecords(&samples);
+  if (!read.ok()) return ReportFailure(a, Describe(a.file, read), kExitBadFile);
   const TableMeta& m = t.meta();
   const TableProperties& p = t.properties();
   const size_t blocks = t.blocks().num_blocks();
@@ -199,8 +203,8 @@ int Info(const Args& a, const TableFile& t) {
   out.BeginObject("sparse_index",
                   Row("sparse index",
                       Format("%zu records, %" PRIu64 " bytes",
-                             t.sparse_index_records(), m.sparse_index.size)));
-  out.Field("records", Uint(t.sparse_index_records()));
+                             samples, m.sparse_index.size)));
+  out.Field("records", Uint(samples));
   out.Field("bytes", Uint(m.sparse_index.size));
   out.End();
 

@@ -116,11 +116,11 @@ uint64_t TableFile::Home(const Slice& key, uint64_t hash) const {
   return inline_table() ? inline_table()->Home(key, hash)
                         : hash_index().Home(hash);
 }
-size_t TableFile::sparse_index_records() const {
+Status TableFile::SparseIndexRecords(size_t* records) const {
   const robinhood::SparseIndex* samples = nullptr;
-  // A file whose samples do not read has none to count (verify says why).
-  if (!reader_->view().Samples(&samples).ok()) return 0;
-  return samples->size();
+  Status s = reader_->view().Samples(&samples);
+  *records = s.ok() ? samples->size() : 0;
+  return s;
 }
 
 std::vector<Section> TableFile::Sections() const {

@@ -86,7 +86,8 @@ class TableFile {
   const ROCKSDB_NAMESPACE::robinhood::FilterSection& filter() const;
   // The home slot of `key`, whose hash is `hash`, in whichever layout.
   uint64_t Home(const ROCKSDB_NAMESPACE::Slice& key, uint64_t hash) const;
-  size_t sparse_index_records() const;
+  // Reads the samples (open leaves them to their first use).
+  ROCKSDB_NAMESPACE::Status SparseIndexRecords(size_t* records) const;
   const InternalKeyComparator& icmp() const { return *icmp_; }
   const Comparator* user_comparator() const { return icmp_->user_comparator(); }
 
