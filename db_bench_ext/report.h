@@ -52,6 +52,9 @@ class Report {
   static std::string DbBenchLine(const PhaseResult& r);
 
  private:
+  // The key of samples_ for a phase's results.
+  static std::string SampleKey(const PhaseResult& r);
+
   std::vector<std::string> order_;
   std::map<std::string, std::vector<PhaseResult>> samples_;
   // The median result of a phase, skipped or failed ones too (FindAny),

@@ -51,6 +51,18 @@ uint64_t SlotPages::SectionBytes(uint64_t slots) const {
   return bytes >> 64 ? UINT64_MAX : static_cast<uint64_t>(bytes);
 }
 
+namespace {
+// Without mmap, makes `*contents` (read into `*buf`) lie in `*buf`: a file
+// system may hand back its own memory, and what is decoded from them
+// points into them for as long as the table is open.
+void KeepInBuffer(const SectionReader& file, std::string* buf,
+                  Slice* contents) {
+  if (file.mmap() || contents->data() == buf->data()) return;
+  buf->assign(contents->data(), contents->size());
+  *contents = Slice(*buf);
+}
+}  // namespace
+
 Status InlineTable::Damaged(const std::string& detail, uint64_t slot) const {
   return CorruptionAt(file_->file_name(), "inline slots", detail,
                       slots_offset_ + (slot < geo_.slots
@@ -76,12 +88,7 @@ Status InlineTable::Init(const SectionReader* file, const TableMeta& meta,
           : file->ReadSection(directory_, "inline directory", &directory_buf_,
                               &contents);
   if (!s.ok()) return s;
-  if (!file->mmap() && contents.data() != directory_buf_.data()) {
-    // A file system that handed back its own memory: keep a copy, since
-    // the decoded directory points into it.
-    directory_buf_.assign(contents.data(), contents.size());
-    contents = Slice(directory_buf_);
-  }
+  KeepInBuffer(*file, &directory_buf_, &contents);
   InlineDirectory dir;
   s = dir.DecodeFrom(contents, meta, file->file_name());
   if (!s.ok()) return s;
@@ -137,10 +144,7 @@ Status InlineTable::LoadOrder(const char** order) const {
     Status s = file_->ReadSection(directory_, "inline directory", &order_buf_,
                                   &contents);
     if (!s.ok()) return s;
-    if (!file_->mmap() && contents.data() != order_buf_.data()) {
-      order_buf_.assign(contents.data(), contents.size());
-      contents = Slice(order_buf_);
-    }
+    KeepInBuffer(*file_, &order_buf_, &contents);
     // DecodeFrom checked that the order array fills the section after
     // the head: num_keys_ entries of order_width_ bytes.
     loaded = contents.data() + order_at_;

@@ -89,38 +89,39 @@ size_t Rechecksum(std::string* file) {
     if (Fits(bt_offset, bt_size, file->size()) && bt_size >= 20 &&
         Fits(slots_offset, slots_size, file->size()) && slots > 0) {
       const char* dir = file->data() + bt_offset;
-      // The slots' width, from the directory's shape (inline_directory.h).
-      const uint32_t key_width = ROCKSDB_NAMESPACE::DecodeFixed32(dir);
-      const uint32_t value_width = ROCKSDB_NAMESPACE::DecodeFixed32(dir + 4);
-      const uint32_t shape = ROCKSDB_NAMESPACE::DecodeFixed32(dir + 8);
-      const uint64_t width = uint64_t{1} + (shape & 1) + key_width +
-                             ((shape >> 1) & 1) + value_width;
-      const uint64_t page_slots = ROCKSDB_NAMESPACE::DecodeFixed32(dir + 12);
+      // The slots' geometry, from the directory's shape (inline_directory.h)
+      // and the version, as the reader derives it.
+      ROCKSDB_NAMESPACE::robinhood::InlineShape shape;
+      shape.key_width = ROCKSDB_NAMESPACE::DecodeFixed32(dir);
+      shape.value_width = ROCKSDB_NAMESPACE::DecodeFixed32(dir + 4);
+      const uint32_t bits = ROCKSDB_NAMESPACE::DecodeFixed32(dir + 8);
+      shape.var_key = (bits & ROCKSDB_NAMESPACE::robinhood::kShapeVarKey) != 0;
+      shape.var_value = (bits & ROCKSDB_NAMESPACE::robinhood::kShapeVarValue) != 0;
+      const ROCKSDB_NAMESPACE::robinhood::SlotPages paging =
+          ROCKSDB_NAMESPACE::robinhood::SlotPages::Of(shape, version);
       // The page checksums (or the head's) follow the header, and in key
       // order the model (key_order_model.h): prefix_len, shift, buckets,
       // base, (buckets + 1) starts, the prefix.
       uint64_t crcs_at = ROCKSDB_NAMESPACE::robinhood::kInlineDirectoryHeader;
-      if ((shape & ROCKSDB_NAMESPACE::robinhood::kShapeKeyOrdered) != 0 && bt_size >= crcs_at + 20) {
+      if ((bits & ROCKSDB_NAMESPACE::robinhood::kShapeKeyOrdered) != 0 && bt_size >= crcs_at + 20) {
         const uint64_t prefix_len = ROCKSDB_NAMESPACE::DecodeFixed32(dir + crcs_at);
         const uint64_t buckets = ROCKSDB_NAMESPACE::DecodeFixed32(dir + crcs_at + 8);
         crcs_at += 20 + (buckets + 1) * 4 + prefix_len;  // past bt_size if it lies
       }
-      const uint64_t stride = crc_in_page ? 4096 : page_slots * width;
-      if (page_slots > 0 && page_slots * width <= 4096) {
-        const uint64_t pages = (slots + page_slots - 1) / page_slots;
+      if (shape.key_width <= 255 && shape.value_width <= 255) {
+        const uint64_t pages = paging.Pages(slots);
         for (uint64_t pg = 0; pg < pages; ++pg) {
-          const uint64_t n = std::min<uint64_t>(page_slots, slots - pg * page_slots);
-          const uint64_t at = slots_offset + pg * stride;
-          // A full page of version 5 holds its CRC in its last 4 bytes.
-          const uint64_t covered = crc_in_page && n == page_slots ? stride - 4 : n * width;
+          const uint64_t at = slots_offset + paging.PageOffset(pg);
+          const uint64_t bytes = paging.PageBytes(pg, slots);
+          // Version 5: a page's CRC is its last 4 bytes, over the rest.
+          const uint64_t covered = crc_in_page ? bytes - 4 : bytes;
+          if (!Fits(at, bytes, file->size())) break;
+          const uint32_t c = crc32c::Mask(crc32c::Value(file->data() + at, static_cast<size_t>(covered)));
           if (crc_in_page) {
-            if (!Fits(at, covered + 4, file->size())) break;
-            const uint32_t c = crc32c::Value(file->data() + at, static_cast<size_t>(covered));
-            EncodeFixed32(&(*file)[at + covered], crc32c::Mask(c));
+            EncodeFixed32(&(*file)[at + covered], c);
           } else {
-            if (!Fits(at, covered, file->size()) || crcs_at + pg * 4 + 4 > bt_size) break;
-            const uint32_t c = crc32c::Value(file->data() + at, static_cast<size_t>(covered));
-            EncodeFixed32(&(*file)[bt_offset + crcs_at + pg * 4], crc32c::Mask(c));
+            if (crcs_at + pg * 4 + 4 > bt_size) break;
+            EncodeFixed32(&(*file)[bt_offset + crcs_at + pg * 4], c);
           }
           ++fixed;
         }
