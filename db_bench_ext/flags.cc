@@ -12,7 +12,8 @@ DEFINE_string(benchmarks,
 DEFINE_string(formats, "robinhood,cuckoo,plain,block",
               "Comma-separated table formats, run on identical keys and "
               "values: robinhood, cuckoo, plain, block; robinhood_bloom "
-              "is robinhood with a Bloom filter of --bloom_bits.");
+              "is robinhood with a Bloom filter of --bloom_bits, "
+              "robinhood_log robinhood with page_layout=false.");
 DEFINE_string(workload, "sparkey,cuckoo",
               "Comma-separated built-in workloads: cuckoo (8-byte keys, "
               "4-byte values, mmap), sparkey (keys of 8 to 32 bytes, "
@@ -25,6 +26,10 @@ DEFINE_int64(reads, -1,
 DEFINE_int32(key_size, 0,
              "Fixed key size in bytes (>= 8); 0: the workload's own");
 DEFINE_int32(value_size, -1, "Value size in bytes; -1: the workload's own");
+DEFINE_string(compression, "none",
+              "Codec of every format that compresses (none, snappy, lz4, "
+              "zstd): BlockBasedTable's blocks, RobinHoodTable's log blocks "
+              "(slots and pages are never compressed)");
 DEFINE_int32(threads, 1, "Reader threads for the read phases");
 DEFINE_int32(batch_size, 50, "Keys per MultiGet in multireadrandom");
 DEFINE_int32(seek_nexts, 10, "Next() calls after each Seek in seekrandom");
@@ -65,6 +70,9 @@ DEFINE_bool(robinhood_inline_order_array, true,
             "RobinHoodTable inline_order_array (false: iterators sort)");
 DEFINE_bool(robinhood_inline_key_order, true,
             "RobinHoodTable inline_key_order (false: hash order always)");
+DEFINE_bool(robinhood_page_layout, true,
+            "RobinHoodTable page_layout (false: files too long for a slot "
+            "keep the log)");
 DEFINE_int32(robinhood_sparse_index_interval, 16,
              "RobinHoodTable sparse_index_interval");
 DEFINE_int64(warmup_reads, 100000,

@@ -32,6 +32,8 @@ DECLARE_int32(robinhood_inline_slot_limit);
 DECLARE_double(robinhood_inline_load_factor);
 DECLARE_bool(robinhood_inline_order_array);
 DECLARE_bool(robinhood_inline_key_order);
+DECLARE_bool(robinhood_page_layout);
+DECLARE_string(compression);
 DECLARE_string(robinhood_filter_policy);
 DECLARE_int64(warmup_reads);
 DECLARE_bool(keep_db);

@@ -24,6 +24,10 @@ bool ParseFormats(const std::string& list, std::vector<FormatSpec>* out,
       // The same, with RocksDB's Bloom filter at --bloom_bits, beside the
       // plain one in the same run.
       f = {Format::kRobinHood, item, "RobinHoodTable+bloom"};
+    } else if (item == "robinhood_log") {
+      // The same with page_layout=false: files too long for a slot keep
+      // the log layout, beside the paged ones in the same run.
+      f = {Format::kRobinHood, item, "RobinHoodTable(log)"};
     } else if (item == "cuckoo") {
       f = {Format::kCuckoo, item, "CuckooTable"};
     } else if (item == "plain") {
@@ -39,14 +43,25 @@ bool ParseFormats(const std::string& list, std::vector<FormatSpec>* out,
   return !out->empty();
 }
 
+rocksdb::CompressionType CompressionOf(const std::string& name) {
+  if (name == "snappy") return rocksdb::kSnappyCompression;
+  if (name == "lz4") return rocksdb::kLZ4Compression;
+  if (name == "zstd") return rocksdb::kZSTD;
+  return rocksdb::kNoCompression;
+}
+
+bool ValidCompression(const std::string& name) {
+  return name == "none" || name == "snappy" || name == "lz4" || name == "zstd";
+}
+
 FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
                         uint64_t num, bool mmap_read) {
   using namespace rocksdb;
   FormatSetup setup;
   Options& o = setup.options;
   o.create_if_missing = true;
-  o.compression = kNoCompression;
-  o.bottommost_compression = kNoCompression;
+  o.compression = CompressionOf(FLAGS_compression);
+  o.bottommost_compression = o.compression;
   o.target_file_size_base = uint64_t(FLAGS_target_file_size_base);
   o.max_open_files = -1;
   // A bulk load: no compactions while filling; the fill phase then runs one
@@ -68,6 +83,8 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
       rh.inline_load_factor = FLAGS_robinhood_inline_load_factor;
       rh.inline_order_array = FLAGS_robinhood_inline_order_array;
       rh.inline_key_order = FLAGS_robinhood_inline_key_order;
+      rh.page_layout =
+          format.name != "robinhood_log" && FLAGS_robinhood_page_layout;
       rh.filter_policy = format.name == "robinhood_bloom"
                              ? "bloomfilter:" + std::to_string(FLAGS_bloom_bits)
                              : FLAGS_robinhood_filter_policy;
@@ -80,6 +97,7 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
         << " inline_load_factor=" << rh.inline_load_factor
         << " inline_order_array=" << rh.inline_order_array
         << " inline_key_order=" << rh.inline_key_order
+        << " page_layout=" << rh.page_layout
         << " filter_policy=" << (rh.filter_policy.empty() ? "none"
                                                            : rh.filter_policy)
         << " mmap_read=" << mmap_read;

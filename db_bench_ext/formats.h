@@ -23,6 +23,10 @@ struct FormatSpec {
 bool ParseFormats(const std::string& list, std::vector<FormatSpec>* out,
                   std::string* bad);
 
+// --compression's codec, and whether the name is one.
+rocksdb::CompressionType CompressionOf(const std::string& name);
+bool ValidCompression(const std::string& name);
+
 struct FormatSetup {
   rocksdb::Options options;
   std::string summary;  // one line: how it is configured, for the output

@@ -102,8 +102,14 @@ int main(int argc, char** argv) {
   std::vector<FormatSpec> formats;
   std::string bad;
   if (!ParseFormats(FLAGS_formats, &formats, &bad)) {
-    fprintf(stderr, "unknown format '%s' in --formats (robinhood, cuckoo, "
-                    "plain, block)\n", bad.c_str());
+    fprintf(stderr, "unknown format '%s' in --formats (robinhood, "
+                    "robinhood_bloom, robinhood_log, cuckoo, plain, block)\n",
+            bad.c_str());
+    return 2;
+  }
+  if (!ValidCompression(FLAGS_compression)) {
+    fprintf(stderr, "unknown --compression '%s' (none, snappy, lz4, zstd)\n",
+            FLAGS_compression.c_str());
     return 2;
   }
   std::vector<std::string> workload_names = Split(FLAGS_workload);

@@ -4,6 +4,7 @@
 #include "table/get_context.h"
 #include "table/inline_layout.h"
 #include "table/log_layout.h"
+#include "table/paged_layout.h"
 #include "table/table_view.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -47,6 +48,10 @@ const LayoutKind& LayoutKindOf(const TableMeta& meta) {
   static const LayoutKind kInline{InlineLayout::kIndexPart,
                                   InlineLayout::kDirectoryPart,
                                   &Make<InlineLayout>};
+  static const LayoutKind kPaged{PagedLayout::kIndexPart,
+                                 PagedLayout::kDirectoryPart,
+                                 &Make<PagedLayout>};
+  if (meta.is_paged()) return kPaged;
   return meta.is_inline() ? kInline : kLog;
 }
 

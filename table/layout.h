@@ -7,6 +7,8 @@
 //                                   found through a Robin Hood hash index
 //   InlineLayout (inline_layout.h)  entries in the slots of the Robin Hood
 //                                   table itself (inline_table.h)
+//   PagedLayout (paged_layout.h)    entries in key order in pages, found
+//                                   through a page index (page_index.h)
 //
 // The meta block's flags say which a file has (LayoutKindOf, the one
 // place that tells them apart). docs/format.md draws each. A third layout
@@ -36,6 +38,7 @@ namespace robinhood {
 class TableView;
 class LogLayout;
 class InlineLayout;
+class PagedLayout;
 
 class Layout {
  public:
@@ -84,6 +87,7 @@ class Layout {
   // if it is that one; null otherwise.
   virtual const LogLayout* AsLog() const { return nullptr; }
   virtual const InlineLayout* AsInline() const { return nullptr; }
+  virtual const PagedLayout* AsPaged() const { return nullptr; }
 
  protected:
   // Hands the entry `key`, `value` to `get_context`: false when it wants

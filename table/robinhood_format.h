@@ -67,16 +67,22 @@ constexpr uint64_t kMagicNumber = 0x656c6261742d6872ULL;
 //      own checksum (SlotPages, inline_table.h), so a lookup reads one
 //      device page; its directory's head checks itself, so opening reads
 //      the head only (inline_directory.h). The builder writes every inline
-//      file as version 5 and every log file as version 3.
+//      file as version 5.
+//   6: the paged layout (meta block flag kPagedLayout, paged_layout.h):
+//      compacted puts too long for a slot, in key order in pages of 4096
+//      bytes, found through a page index. Only paged files are version 6;
+//      the builder writes every log file as version 3.
 // Each version by what it brought; kFormatVersion is the newest.
 constexpr uint32_t kFormatVersionInline = 2;  // and the tagged footer
 constexpr uint32_t kFormatVersionFilter = 3;
 constexpr uint32_t kFormatVersionKeyOrder = 4;
 constexpr uint32_t kFormatVersionAlignedPages = 5;
-constexpr uint32_t kFormatVersion = kFormatVersionAlignedPages;
-// What the builder writes a log file as, and an inline file.
+constexpr uint32_t kFormatVersionPaged = 6;
+constexpr uint32_t kFormatVersion = kFormatVersionPaged;
+// What the builder writes a log file as, an inline file and a paged one.
 constexpr uint32_t kFormatVersionLogFile = kFormatVersionFilter;
 constexpr uint32_t kFormatVersionInlineFile = kFormatVersionAlignedPages;
+constexpr uint32_t kFormatVersionPagedFile = kFormatVersionPaged;
 // Whether files of `version` have a filter section (and its handle in the
 // meta block).
 constexpr bool HasFilterSection(uint32_t version) {

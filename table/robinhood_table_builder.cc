@@ -24,7 +24,8 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
       file_(file),
       hash_(hash),
       log_(options.log_block_size, tbo.compression_type, tbo.compression_opts,
-           [this](const Slice& data) { Append(data); }) {
+           [this](const Slice& data) { Append(data); }),
+      paging_(options.page_layout && IsBytewise(ucmp_)) {
   // `tbo` lives only as long as this call: take what Finish needs now.
   for (auto& factory : *compat::FactoriesOf(tbo)) {
     // A factory may decline to collect for this file (RocksDB 8.10 made
@@ -64,6 +65,8 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
   props_.property_collectors_names = names + "]";
   if (options.inline_slot_limit > 0) {
     inline_.reset(new InlineEntryBuffer(options.inline_slot_limit));
+  } else if (paging_) {
+    paged_.reset(new PagedEntryBuffer(hash_, options_.hash_seed));
   }
   // optimize_filters_for_hits asks for no filter at the bottommost level,
   // where every lookup that reaches a file is meant to find its key;
@@ -157,20 +160,32 @@ void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
   }
   last_packed_ = PackSequenceAndType(ikey.sequence, ikey.type);
   point_entries_++;
+  const bool compacted_put = ikey.sequence == 0 && ikey.type == kTypeValue;
   if (inline_ != nullptr) {
-    if (ikey.sequence == 0 && ikey.type == kTypeValue &&
-        inline_->Fits(ikey.user_key.size(), value.size())) {
+    if (compacted_put && inline_->Fits(ikey.user_key.size(), value.size())) {
       // Samples for Seek, at positions in key order (inline_table.h).
       if (inline_->size() % kInlineSampleInterval == 0) {
         sparse_.Add(key, inline_->size());
       }
       inline_->Add(ikey.user_key, value);
       if (inline_->size() % 4096 == 0) TrackMemory();
+    } else if (compacted_put && FitsPages(ikey.user_key, value)) {
+      PageInline();
     } else {
-      SpillInline();
+      SpillToLog();
     }
   }
-  if (inline_ == nullptr) AppendToLog(ikey, key, value, new_key);
+  if (paged_ != nullptr) {
+    if (compacted_put && FitsPages(ikey.user_key, value)) {
+      paged_->Add(ikey.user_key, value);
+      if (paged_->size() % 4096 == 0) TrackMemory();
+    } else {
+      SpillToLog();
+    }
+  }
+  if (inline_ == nullptr && paged_ == nullptr) {
+    AppendToLog(ikey, key, value, new_key);
+  }
   if (!ok()) return;
 
   props_.num_entries++;
@@ -214,24 +229,47 @@ void RobinHoodTableBuilder::AppendToLog(const ParsedInternalKey& ikey,
   }
 }
 
-void RobinHoodTableBuilder::SpillInline() {
+void RobinHoodTableBuilder::PageInline() {
   TrackMemory();
   std::unique_ptr<InlineEntryBuffer> waiting = std::move(inline_);
   sparse_ = SparseIndexBuilder();  // it held inline samples
-  std::string ikey;
-  for (uint64_t i = 0; i < waiting->size() && ok(); ++i) {
+  paged_.reset(new PagedEntryBuffer(hash_, options_.hash_seed));
+  for (uint64_t i = 0; i < waiting->size(); ++i) {
     Slice k, v;
     waiting->Get(i, &k, &v);
+    paged_->Add(k, v);
+  }
+  TrackMemory();
+}
+
+void RobinHoodTableBuilder::SpillToLog() {
+  TrackMemory();
+  std::unique_ptr<InlineEntryBuffer> waiting = std::move(inline_);
+  std::unique_ptr<PagedEntryBuffer> pages = std::move(paged_);
+  sparse_ = SparseIndexBuilder();  // it held inline samples
+  std::string ikey;
+  auto to_log = [&](const Slice& k, const Slice& v) {
     ikey.assign(k.data(), k.size());
     PutFixed64(&ikey, PackSequenceAndType(0, kTypeValue));
     AppendToLog(ParsedInternalKey(k, 0, kTypeValue), ikey, v, true);
+    return ok();
+  };
+  if (waiting != nullptr) {
+    for (uint64_t i = 0; i < waiting->size() && ok(); ++i) {
+      Slice k, v;
+      waiting->Get(i, &k, &v);
+      to_log(k, v);
+    }
   }
+  if (pages != nullptr) pages->ForEach(to_log);
 }
 
 void RobinHoodTableBuilder::TrackMemory() {
   peak_memory_ = std::max(peak_memory_, index_.MemoryUsage() +
                                             (inline_ ? inline_->MemoryUsage()
                                                      : 0) +
+                                            (paged_ ? paged_->MemoryUsage()
+                                                    : 0) +
                                             sparse_.MemoryUsage() +
                                             log_.block_table().MemoryUsage() +
                                             range_dels_.capacity() +
@@ -270,22 +308,30 @@ void RobinHoodTableBuilder::WriteIndex(IndexGeometry* geometry,
 }
 
 void RobinHoodTableBuilder::WriteProperties(const IndexGeometry& geo,
-                                            bool inline_layout,
+                                            const TableMeta& meta,
                                             SectionHandle* handle) {
+  const bool inline_layout = meta.is_inline();
   using P = RobinHoodTablePropertyNames;
   auto& user = props_.user_collected_properties;
   user[P::kFactory] = kRobinHoodTableName;
   user[P::kFormatVersion] = std::to_string(props_.format_version);
-  user[P::kLoadFactor] =
-      std::to_string(geo.keys / static_cast<double>(geo.capacity));
+  // A paged file's: the share of its pages' bytes its entries fill.
+  user[P::kLoadFactor] = std::to_string(
+      meta.is_paged()
+          ? static_cast<double>(paged_entry_bytes_) /
+                static_cast<double>(meta.index.size)
+          : geo.keys / static_cast<double>(geo.capacity));
   user[P::kMaxDisplacement] = std::to_string(geo.max_displacement);
   user[P::kMeanDisplacement] = std::to_string(
       geo.keys ? geo.total_displacement / static_cast<double>(geo.keys) : 0.0);
   user[P::kIndexBytes] = std::to_string(
       inline_layout ? SlotPages::Of(inline_->shape(), kFormatVersionInlineFile)
                           .SectionBytes(geo.slots)
-                    : geo.slots * kSlotSize);
-  user[P::kLayout] = inline_layout ? "inline" : "log";
+      : meta.is_paged() ? meta.block_table.size
+                        : geo.slots * kSlotSize);
+  user[P::kLayout] = inline_layout     ? "inline"
+                     : meta.is_paged() ? "paged"
+                                       : "log";
   if (inline_layout) {
     user[P::kSlotOrder] = inline_->key_order() != nullptr ? "key" : "hash";
   }
@@ -322,11 +368,23 @@ Status RobinHoodTableBuilder::Finish() {
          inline_->Plan(load, hash_, options_.hash_seed, &geo))) {
       TrackMemory();
       WriteInline(geo, &meta);
+    } else if (inline_->size() > 0 && paging_) {
+      // Entries that fit a slot fit a page.
+      PageInline();
     } else {
-      SpillInline();
+      SpillToLog();
     }
   }
-  if (inline_ == nullptr) {
+  if (paged_ != nullptr && ok()) {
+    // The radix table and the separator ends are 32-bit (page_index.h).
+    if (paged_->size() > 0 && paged_->pages() < UINT32_MAX &&
+        paged_->SeparatorBytes() < UINT32_MAX) {
+      WritePaged(&meta);
+    } else {
+      SpillToLog();
+    }
+  }
+  if (inline_ == nullptr && paged_ == nullptr) {
     log_.CloseBlock();
     props_.num_data_blocks = log_.num_blocks();
     TrackMemory();
@@ -360,10 +418,12 @@ Status RobinHoodTableBuilder::Finish() {
   }
   WriteSection(filter, &meta.filter);
   // Inline slots are the data; their directory and samples the index.
-  props_.index_size = (inline_ ? 0 : meta.index.size + kTrailerSize) +
+  props_.index_size = (meta.is_inline() || meta.is_paged()
+                           ? 0
+                           : meta.index.size + kTrailerSize) +
                       meta.block_table.size + meta.sparse_index.size +
                       2 * kTrailerSize;
-  WriteProperties(geo, inline_ != nullptr, &meta.properties);
+  WriteProperties(geo, meta, &meta.properties);
 
   MetaIndexBuilder metaindex;
   metaindex.Add(kPropertiesBlockName,
@@ -435,6 +495,36 @@ void RobinHoodTableBuilder::WriteInline(const IndexGeometry& geo,
   WriteSection(directory, &meta->block_table);
 }
 
+void RobinHoodTableBuilder::WritePaged(TableMeta* meta) {
+  meta->flags = kPagedLayout;
+  meta->format_version = kFormatVersionPagedFile;
+  props_.format_version = kFormatVersionPagedFile;
+  meta->num_entries = paged_->size();
+  meta->num_keys = paged_->size();
+  const uint64_t pages = paged_->pages();
+  meta->index_capacity = pages;
+  meta->index_slots = pages;
+  meta->index.offset = offset_;
+  meta->index.size = pages * kEntryPageBytes;
+  paged_entry_bytes_ = paged_->EntryBytes();
+  TrackMemory();
+  uint32_t crc = 0;
+  std::string index;
+  Status s = paged_->Write(
+      [&](const Slice& piece) {
+        Append(piece);
+        return status_;
+      },
+      &crc, &index);
+  if (!s.ok() && ok()) status_ = s;
+  std::string trailer;
+  AppendTrailerFromCrc(crc, kNoCompression, &trailer);
+  Append(trailer);
+  props_.data_size = offset_;
+  props_.num_data_blocks = pages;
+  WriteSection(index, &meta->block_table);
+}
+
 bool RobinHoodTableBuilder::IsBytewise(const Comparator* ucmp) {
   return strcmp(ucmp->Name(), BytewiseComparator()->Name()) == 0;
 }
@@ -443,6 +533,9 @@ uint64_t RobinHoodTableBuilder::EstimatedFileSize() const {
   if (inline_ != nullptr && !closed_) {
     return offset_ + inline_->EstimatedFileBytes(options_.inline_load_factor,
                                                 options_.inline_order_array);
+  }
+  if (paged_ != nullptr && !closed_) {
+    return offset_ + paged_->EstimatedFileBytes();
   }
   const uint64_t keys = index_.num_keys();
   return offset_ + log_.open_block_bytes() +

@@ -7,9 +7,11 @@
 //
 // While every entry is a compacted put that fits an inline slot, entries
 // wait in an InlineEntryBuffer instead (inline_entries.h) and the file is
-// written in the inline layout at Finish; the first entry that does not
-// fit sends the waiting ones to the log, in order, and the file takes the
-// log layout.
+// written in the inline layout at Finish. The first that does not fit a
+// slot but fits a page moves them to a PagedEntryBuffer (paged_entries.h),
+// and the file takes the paged layout; the first entry that fits neither
+// sends the waiting ones to the log, in order, and the file takes the log
+// layout.
 //
 // Memory while building, beyond the current log block: 12 bytes per
 // distinct user key for the hash index (hash_index.h), the sparse index
@@ -28,6 +30,7 @@
 #include "table/hash_index.h"
 #include "table/inline_entries.h"
 #include "table/log_block_writer.h"
+#include "table/paged_entries.h"
 #include "table/robinhood_format.h"
 #include "table/sparse_index.h"
 #include "table/table_builder.h"
@@ -76,13 +79,22 @@ class RobinHoodTableBuilder : public TableBuilder {
   // Writes a point entry to the log (`key` is `ikey` encoded).
   void AppendToLog(const ParsedInternalKey& ikey, const Slice& key,
                    const Slice& value, bool new_key);
-  // Sends the entries waiting for the inline layout to the log.
-  void SpillInline();
+  // Whether a compacted put of `key` and `value` may wait for the paged
+  // layout.
+  bool FitsPages(const Slice& key, const Slice& value) const {
+    return paging_ && PagedEntryBuffer::Fits(key, value);
+  }
+  // Moves the entries waiting for the inline layout to the paged one.
+  void PageInline();
+  // Sends the entries waiting for the inline or paged layout to the log.
+  void SpillToLog();
   // Writes the slots and the directory of an inline file.
   void WriteInline(const IndexGeometry& geometry, TableMeta* meta);
+  // Writes the pages and the page index of a paged file.
+  void WritePaged(TableMeta* meta);
   void WriteSection(const Slice& contents, SectionHandle* handle);
   void WriteIndex(IndexGeometry* geometry, SectionHandle* handle);
-  void WriteProperties(const IndexGeometry& geometry, bool inline_layout,
+  void WriteProperties(const IndexGeometry& geometry, const TableMeta& meta,
                        SectionHandle* handle);
   void TrackMemory();
 
@@ -108,7 +120,10 @@ class RobinHoodTableBuilder : public TableBuilder {
   uint64_t last_packed_ = 0;  // sequence and type of the previous entry
 
   HashIndexBuilder index_;
-  std::unique_ptr<InlineEntryBuffer> inline_;  // null once the log is chosen
+  std::unique_ptr<InlineEntryBuffer> inline_;  // null once pages or the log are
+  std::unique_ptr<PagedEntryBuffer> paged_;    // waiting for pages
+  const bool paging_;  // whether the paged layout may be chosen
+  uint64_t paged_entry_bytes_ = 0;  // a paged file's, for its fill
   std::unique_ptr<FilterSectionBuilder> filter_;  // null: no filter
   SparseIndexBuilder sparse_;
   std::string range_dels_;

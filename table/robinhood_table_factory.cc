@@ -64,6 +64,10 @@ std::unordered_map<std::string, OptionTypeInfo> robinhood_type_info = {
      {offsetof(struct RobinHoodTableOptions, inline_key_order),
       OptionType::kBoolean, OptionVerificationType::kNormal,
       OptionTypeFlags::kNone}},
+    {"page_layout",
+     {offsetof(struct RobinHoodTableOptions, page_layout),
+      OptionType::kBoolean, OptionVerificationType::kNormal,
+      OptionTypeFlags::kNone}},
     {"filter_policy",
      {offsetof(struct RobinHoodTableOptions, filter_policy),
       OptionType::kString, OptionVerificationType::kNormal,
@@ -180,12 +184,12 @@ std::string RobinHoodTableFactory::GetPrintableOptions() const {
            "\n  log_block_size: %" PRIu32 "\n  hash_seed: %" PRIu64
            "\n  inline_slot_limit: %" PRIu32
            "\n  inline_load_factor: %g\n  inline_order_array: %d"
-           "\n  inline_key_order: %d\n",
+           "\n  inline_key_order: %d\n  page_layout: %d\n",
            options_.load_factor, options_.sparse_index_interval,
            options_.log_block_size, options_.hash_seed,
            options_.inline_slot_limit, options_.inline_load_factor,
            options_.inline_order_array ? 1 : 0,
-           options_.inline_key_order ? 1 : 0);
+           options_.inline_key_order ? 1 : 0, options_.page_layout ? 1 : 0);
   return buf + ("  filter_policy: " + options_.filter_policy + "\n");
 }
 

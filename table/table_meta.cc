@@ -1,6 +1,7 @@
 #include "table/table_meta.h"
 
 #include "rocksdb/table.h"
+#include "table/entry_page.h"
 #include "table/layout.h"
 #include "table/section_reader.h"
 #include "util/coding.h"
@@ -98,33 +99,47 @@ Status TableMeta::DecodeFrom(const Slice& input, uint64_t file_size,
   }
   footer_crc = u32();
 
-  if ((flags & ~(kInlineLayout | kKeyOrderedSlots)) != 0 ||
+  if ((flags & ~(kInlineLayout | kKeyOrderedSlots | kPagedLayout)) != 0 ||
       (flags != 0 && format_version < kFormatVersionInline) ||
       (key_ordered() &&
-       (format_version < kFormatVersionKeyOrder || !is_inline()))) {
+       (format_version < kFormatVersionKeyOrder || !is_inline())) ||
+      (is_paged() &&
+       (format_version < kFormatVersionPaged || is_inline()))) {
     return bad("unknown flags");
   }
   if (num_keys > num_entries) return bad("more distinct keys than entries");
   if (log_file_bytes > file_size) return bad("log past end of file");
-  if (is_inline()) {
+  if (is_inline() || is_paged()) {
     if (log_file_bytes != 0 || log_logical_bytes != 0 || log_block_size != 0 ||
         address_bits != 0 || num_keys != num_entries) {
-      return bad("inline file with a log");
+      return bad(is_paged() ? "paged file with a log" : "inline file with a log");
     }
   } else if (address_bits < 32 || address_bits > 40) {
     return bad("address bits");
   }
-  if (index_capacity == 0 || index_slots < index_capacity ||
-      index_slots - index_capacity > max_displacement + uint64_t{1} ||
-      num_keys > index_slots) {
-    return bad("index geometry");
-  }
-  if (max_displacement >= index_slots) return bad("max displacement");
-  // index_slots * 8 must not wrap around to the right size. An inline
-  // file's slot width is in its directory, which checks it.
-  if (index_slots > file_size / (is_inline() ? 1 : 8) ||
-      (!is_inline() && index.size != index_slots * 8)) {
-    return bad("index size");
+  if (is_paged()) {
+    // Whole pages from offset 0, holding every entry.
+    if (index_capacity == 0 || index_slots != index_capacity ||
+        max_displacement != 0 || index.offset != 0 ||
+        index_slots > file_size / kEntryPageBytes ||
+        index.size != index_slots * kEntryPageBytes ||
+        num_entries < index_slots ||
+        num_entries > index_slots * kEntryPageMaxEntries) {
+      return bad("page geometry");
+    }
+  } else {
+    if (index_capacity == 0 || index_slots < index_capacity ||
+        index_slots - index_capacity > max_displacement + uint64_t{1} ||
+        num_keys > index_slots) {
+      return bad("index geometry");
+    }
+    if (max_displacement >= index_slots) return bad("max displacement");
+    // index_slots * 8 must not wrap around to the right size. An inline
+    // file's slot width is in its directory, which checks it.
+    if (index_slots > file_size / (is_inline() ? 1 : 8) ||
+        (!is_inline() && index.size != index_slots * 8)) {
+      return bad("index size");
+    }
   }
   // Sections follow the log in a fixed order, each with its trailer.
   uint64_t pos = log_file_bytes;

@@ -31,6 +31,7 @@ class SectionReader;
 //   flags                 fixed32   bit 0: kInlineLayout (version 2 on);
 //                                   bit 1: kKeyOrderedSlots (version 4
 //                                   on, inline files only);
+//                                   bit 2: kPagedLayout (version 6 on);
 //                                   other bits reserved, 0
 //   hash_seed             fixed64
 //   num_entries           fixed64   entries in the log
@@ -57,6 +58,11 @@ class SectionReader;
 constexpr uint32_t kInlineLayout = 1;
 // Version 4 on, with kInlineLayout: the slots are in key order.
 constexpr uint32_t kKeyOrderedSlots = 2;
+// Version 6 on: entries in pages (paged_layout.h). Such files have no log
+// either: the log fields are 0, num_keys = num_entries, `index` holds the
+// pages (index_slots = index_capacity = their count, max_displacement 0)
+// and `block_table` the page index.
+constexpr uint32_t kPagedLayout = 4;
 
 struct NamedSection {
   const SectionHandle* handle;
@@ -96,6 +102,7 @@ struct TableMeta {
 
   bool is_inline() const { return (flags & kInlineLayout) != 0; }
   bool key_ordered() const { return (flags & kKeyOrderedSlots) != 0; }
+  bool is_paged() const { return (flags & kPagedLayout) != 0; }
   // The section handles in file (and encoding) order for this version.
   std::vector<const SectionHandle*> Sections() const;
   // The same, each with the name errors give its part in this file's

@@ -6,7 +6,7 @@
 //
 //   file: SectionReader (byte ranges, checksummed sections; mmap or pread)
 //   tail: TableMeta + footer (table_meta.h)
-//   layout: LogLayout or InlineLayout, with its sparse index
+//   layout: LogLayout, InlineLayout or PagedLayout, with its sparse index
 //   the filter, if any (filter_section.h)
 #pragma once
 
@@ -40,6 +40,7 @@ class TableView {
   uint64_t Hash(const Slice& user_key) const {
     return hash_(user_key, tail_.meta.hash_seed);
   }
+  HashFunction hash_function() const { return hash_; }
 
   // The sequence number an entry stored with `stored` surfaces with: the
   // file's global one, if ingestion gave it one (ingestion_rules.h).

@@ -121,7 +121,10 @@ inline Model MakeModel(int keys, uint64_t seed) {
 // one range deletion: an inline file.
 // With `spread`, the keys are "key" and 4 bytes spread evenly over their
 // range, which inline files place in key order (key_order_model.h).
-inline Model MakeCompactedModel(int keys, uint64_t seed, bool spread = false) {
+// With `long_values`, values of 70 to 170 bytes, too long for a slot: a
+// paged file (paged_layout.h) of several pages.
+inline Model MakeCompactedModel(int keys, uint64_t seed, bool spread = false,
+                                bool long_values = false) {
   std::mt19937_64 rng(seed);
   Model m;
   for (int i = 0; i < keys; ++i) {
@@ -135,7 +138,7 @@ inline Model MakeCompactedModel(int keys, uint64_t seed, bool spread = false) {
       uk = "key";
       for (int b = 3; b >= 0; --b) uk.push_back(static_cast<char>(x >> (8 * b)));
     }
-    std::string value(rng() % 21, 'x');
+    std::string value(long_values ? 70 + rng() % 101 : rng() % 21, 'x');
     for (auto& c : value) c = static_cast<char>('a' + rng() % 26);
     m.entries.emplace_back(IKey(uk, 0, kTypeValue), value);
     m.queries.push_back(
@@ -518,16 +521,18 @@ inline std::string WithFooter(const std::string& bytes, const FileMap& l,
 
 // One file of each layout, for the suites that check every layout alike:
 // a log file (many small blocks), an inline file in hash order and one in
-// key order (several pages of slots each).
+// key order (several pages of slots each), and a paged file.
 struct LayoutCase {
   const char* name;
   bool is_inline;
   bool key_ordered;
+  bool paged = false;
 };
 inline std::vector<LayoutCase> AllLayouts() {
   return {LayoutCase{"log", false, false},
           LayoutCase{"inline_hash_order", true, false},
-          LayoutCase{"inline_key_order", true, true}};
+          LayoutCase{"inline_key_order", true, true},
+          LayoutCase{"paged", false, false, true}};
 }
 inline std::string LayoutCaseName(
     const ::testing::TestParamInfo<LayoutCase>& i) {
@@ -539,12 +544,14 @@ inline std::string BuildLayoutCase(TableFile* f, const LayoutCase& c,
                                    uint64_t seed, RobinHoodTableOptions opts,
                                    Model* m) {
   opts.inline_key_order = c.key_ordered;
-  *m = c.is_inline ? MakeCompactedModel(300, seed, c.key_ordered)
-                   : MakeModel(300, seed);
+  *m = c.is_inline || c.paged
+           ? MakeCompactedModel(300, seed, c.key_ordered, c.paged)
+           : MakeModel(300, seed);
   const std::string bytes = BuildModel(f, *m, opts);
   const FileMap l = MapOf(f);
   EXPECT_EQ(l.meta.is_inline(), c.is_inline);
   EXPECT_EQ(l.meta.key_ordered(), c.key_ordered);
+  EXPECT_EQ(l.meta.is_paged(), c.paged);
   return bytes;
 }
 

@@ -97,9 +97,15 @@ uint64_t LogContentsStride(bool mmap) {
 // with or without an order array (without, the first iterator sorts the
 // slots), or with its slots in key order (its own order; a model of the
 // keys in the directory places them).
-enum SweptFile { kLogFile, kInlineFile, kInlineFileSorted, kInlineKeyOrder };
+enum SweptFile {
+  kLogFile,
+  kInlineFile,
+  kInlineFileSorted,
+  kInlineKeyOrder,
+  kPagedFile
+};
 const char* const kSweptFileNames[] = {"_log", "_inline", "_inline_sorted",
-                                       "_inline_keyorder"};
+                                       "_inline_keyorder", "_paged"};
 
 class CorruptionSweep
     : public testing::TestWithParam<std::tuple<bool, SweptFile>> {};
@@ -107,10 +113,16 @@ class CorruptionSweep
 TEST_P(CorruptionSweep, EveryByteFlipped) {
   const bool mmap = std::get<0>(GetParam());
   const SweptFile kind = std::get<1>(GetParam());
-  const bool inline_layout = kind != kLogFile;
+  const bool inline_layout = kind != kLogFile && kind != kPagedFile;
+  const bool paged = kind == kPagedFile;
+  // Slots and pages: the parts that hold the entries, each checked when a
+  // read reaches it.
+  const bool entry_pages = inline_layout || paged;
   const Model model =
-      inline_layout ? MakeCompactedModel(300, 7, kind == kInlineKeyOrder)
-                    : MakeModel(200, 7);
+      entry_pages
+          ? MakeCompactedModel(paged ? 120 : 300, 7, kind == kInlineKeyOrder,
+                               paged)
+          : MakeModel(200, 7);
   TableFile file(std::string("sweep_") + (mmap ? "mmap" : "pread") +
                  kSweptFileNames[kind]);
   RobinHoodTableOptions options = SmallBlocks();
@@ -120,8 +132,9 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
   const std::string original = BuildModel(&file, model, options);
   const FileMap layout = MapOf(&file);
   ASSERT_EQ(layout.meta.is_inline(), inline_layout);
+  ASSERT_EQ(layout.meta.is_paged(), paged);
   ASSERT_EQ(layout.meta.key_ordered(), kind == kInlineKeyOrder);
-  if (inline_layout) {
+  if (entry_pages) {
     ASSERT_GE(layout.meta.index.size, 2 * kInlinePageBytes);
   } else {
     ASSERT_GE(layout.blocks.size(), 15u);
@@ -138,7 +151,8 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
   for (uint64_t off = 0; off < original.size(); ++off) {
     if (checker.failures() > 40) break;  // enough to go on
     const std::string part = layout.PartOf(off);
-    if ((part == "log block contents" || part == "inline slots") &&
+    if ((part == "log block contents" || part == "inline slots" ||
+         part == "pages") &&
         off % stride != 0) {
       continue;
     }
@@ -173,7 +187,7 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
           sum.verify_failed++;
         }
         if (off < layout.meta.log_file_bytes ||
-            (inline_layout && off >= layout.meta.index.offset &&
+            (entry_pages && off >= layout.meta.index.offset &&
              off < layout.meta.index.offset + layout.meta.index.size)) {
           // Every block (every page of slots: each holds entries) is read
           // by a scan, which verifies it.
@@ -213,7 +227,7 @@ INSTANTIATE_TEST_SUITE_P(
     MmapOnOff, CorruptionSweep,
     testing::Combine(testing::Bool(),
                      testing::Values(kLogFile, kInlineFile, kInlineFileSorted,
-                                     kInlineKeyOrder)),
+                                     kInlineKeyOrder, kPagedFile)),
     [](const testing::TestParamInfo<std::tuple<bool, SweptFile>>& info) {
       return std::string(std::get<0>(info.param) ? "mmap" : "pread") +
              kSweptFileNames[std::get<1>(info.param)];

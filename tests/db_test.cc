@@ -538,16 +538,17 @@ TEST_P(RobinHoodDBTest, FlippedByteNeverGivesAWrongAnswer) {
 // only with all its files in one level (RocksDB opens it as its compacted
 // DB, whose MultiGet calls each reader's Prepare for the whole batch, then
 // Get key by key) and on a read-write one with a level-0 file (whose
-// lookups call Prepare on it first). Both layouts, mmap on and off, with
+// lookups call Prepare on it first). Every layout, mmap on and off, with
 // keys present, absent, deleted, and of lengths no file holds. Prepare
 // only hints the cache, so what can go wrong is an answer (a hash or key
 // carried from Prepare to the wrong Get) or a read out of bounds.
 class MultiGetPrepareTest
-    : public testing::TestWithParam<std::tuple<bool, bool>> {
+    : public testing::TestWithParam<std::tuple<bool, const char*>> {
  protected:
   bool mmap() const { return std::get<0>(GetParam()); }
-  bool inline_layout() const { return std::get<1>(GetParam()); }
-  const char* layout() const { return inline_layout() ? "inline" : "log"; }
+  const char* layout() const { return std::get<1>(GetParam()); }
+  bool inline_layout() const { return strcmp(layout(), "inline") == 0; }
+  bool log_layout() const { return strcmp(layout(), "log") == 0; }
 
   void SetUp() override {
     const auto* info = testing::UnitTest::GetInstance()->current_test_info();
@@ -557,8 +558,10 @@ class MultiGetPrepareTest
     }
     dbname_ = test_util::TempPath("multiget_prepare", name);
     RobinHoodTableOptions rh;
-    // 0 keeps every file in the log layout.
+    // Values past a slot keep files out of the inline layout; without
+    // pages, in the log.
     rh.inline_slot_limit = inline_layout() ? 64 : 0;
+    rh.page_layout = !log_layout();
     options_.table_factory.reset(NewRobinHoodTableFactory(rh));
     options_.create_if_missing = true;
     options_.disable_auto_compactions = true;
@@ -750,7 +753,8 @@ class MultiGetPrepareTest
 TEST_P(MultiGetPrepareTest, EveryMultiGetAnswersAsGet) {
   // Three files with disjoint key ranges, ingested into an empty DB: all in
   // the last level. Every third key is never written; in the log layout
-  // every fifth written key is a tombstone.
+  // every fifth written key is a tombstone (files of compacted puts only
+  // are inline or paged).
   Model model;
   std::vector<std::string> files;
   for (int f = 0; f < 3; f++) {
@@ -759,7 +763,7 @@ TEST_P(MultiGetPrepareTest, EveryMultiGetAnswersAsGet) {
     ASSERT_OK(writer.Open(file));
     for (int i = f * 300; i < f * 300 + 300; i++) {
       if (i % 3 == 2) continue;
-      if (!inline_layout() && i % 5 == 0) {
+      if (log_layout() && i % 5 == 0) {
         ASSERT_OK(writer.Delete(Key(i)));
       } else {
         ASSERT_OK(writer.Put(Key(i), ValueOf(i, 0)));
@@ -811,10 +815,11 @@ TEST_P(MultiGetPrepareTest, EveryMultiGetAnswersAsGet) {
 
 INSTANTIATE_TEST_SUITE_P(
     MmapAndLayouts, MultiGetPrepareTest,
-    testing::Combine(testing::Bool(), testing::Bool()),
-    [](const testing::TestParamInfo<std::tuple<bool, bool>>& info) {
+    testing::Combine(testing::Bool(),
+                     testing::Values("log", "inline", "paged")),
+    [](const testing::TestParamInfo<std::tuple<bool, const char*>>& info) {
       return std::string(std::get<0>(info.param) ? "mmap" : "pread") + "_" +
-             (std::get<1>(info.param) ? "inline" : "log");
+             std::get<1>(info.param);
     });
 
 INSTANTIATE_DB_TESTS();

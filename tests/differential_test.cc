@@ -242,6 +242,7 @@ class DifferentialTest : public testing::TestWithParam<bool>,
     const char* const filters[] = {"", "", "bloomfilter:10", "ribbonfilter:6"};
     rh_table_.filter_policy = filters[(rh_table_.hash_seed >> 8) & 3];
     rh_table_.inline_key_order = ((rh_table_.hash_seed >> 10) & 3) != 0;
+    rh_table_.page_layout = ((rh_table_.hash_seed >> 12) & 3) != 0;
 
     rh_opts_ = base;
     rh_opts_.allow_mmap_reads = mmap();
@@ -260,6 +261,7 @@ class DifferentialTest : public testing::TestWithParam<bool>,
        << " inline_load_factor=" << rh_table_.inline_load_factor
        << " inline_order_array=" << rh_table_.inline_order_array
        << " inline_key_order=" << rh_table_.inline_key_order
+       << " page_layout=" << rh_table_.page_layout
        << " filter_policy=" << rh_table_.filter_policy;
     config_ = os.str();
     std::cout << config_ << std::endl;
@@ -883,6 +885,7 @@ class DifferentialTest : public testing::TestWithParam<bool>,
     if (!Failed()) DoReopen();
     if (!Failed()) CompareEverything("after the final reopen");
     if (!Failed()) BottomOfShortPuts();
+    if (!Failed()) BottomOfLongPuts();
     if (!Failed()) BottomOfSpreadKeys();
   }
 
@@ -928,6 +931,35 @@ class DifferentialTest : public testing::TestWithParam<bool>,
     if (!Failed()) CompareEverything("on inline files");
     if (!Failed()) DoReopen();
     if (!Failed()) CompareEverything("on inline files, reopened");
+  }
+
+  // Every pool key rewritten as a put too long for a slot (65 to 600
+  // bytes), no snapshots, a full compaction: the bottom level is all
+  // compacted puts that fit a page, which RobinHoodTable writes as paged
+  // files where page_layout allows (the pool's keys sharing a 160-byte
+  // prefix tie in the page index's prefixes). Then the comparison, Gets and
+  // Seeks around every key, and all of it again after a reopen.
+  void BottomOfLongPuts() {
+    Note("long puts, no snapshots, full compaction: paged files");
+    ReleaseSnapshots();
+    for (size_t i = 0; i < pool_.size() && !Failed(); ++i) {
+      std::string v = "P" + std::to_string(R(100000));
+      v.resize(65 + R(536), static_cast<char>('a' + R(26)));
+      CheckWrite(rh_->Put(WriteOptions(), pool_[i], v),
+                 bbt_->Put(WriteOptions(), pool_[i], v));
+    }
+    if (Failed()) return;
+    paged_files_ += CompactToBottom([](const TableProperties& p) {
+      return p.user_collected_properties.at(
+                 RobinHoodTablePropertyNames::kLayout) == "paged";
+    });
+    for (int round = 0; round < 2 && !Failed(); ++round) {
+      const std::string label =
+          round == 0 ? "on paged files" : "on paged files, reopened";
+      if (round == 1) DoReopen();
+      if (!Failed()) CompareEverything(label);
+      if (!Failed()) CompareAround(pool_, label);
+    }
   }
 
   // Every pool key deleted, then puts of keys spread evenly over their
@@ -981,7 +1013,9 @@ class DifferentialTest : public testing::TestWithParam<bool>,
       switch (R(5)) {
         case 0: return t;
         case 1: return t + std::string(1, '\0');
-        case 2: t.back() = static_cast<char>(t.back() + 1); return t;
+        case 2:
+          if (!t.empty()) t.back() = static_cast<char>(t.back() + 1);
+          return t;
         case 3: return t.substr(0, R(t.size() + 1));
         default:
           t.resize(R(8));
@@ -1022,6 +1056,7 @@ class DifferentialTest : public testing::TestWithParam<bool>,
   uint64_t seed_ = 0;
   size_t inline_files_ = 0;  // at the end, in BottomOfShortPuts
   size_t key_ordered_files_ = 0;  // at the end, in BottomOfSpreadKeys
+  size_t paged_files_ = 0;        // at the end, in BottomOfLongPuts
   std::mt19937_64 rng_;
   std::string config_;
   RobinHoodTableOptions rh_table_;
@@ -1053,7 +1088,11 @@ TEST_P(DifferentialTest, RandomOperations) {
             << counter_->output_files << " files" << std::endl;
   ASSERT_TRUE(failure_.empty()) << failure_;
   std::cout << "inline files at the end: " << inline_files_
-            << "; key-ordered files: " << key_ordered_files_ << std::endl;
+            << "; key-ordered files: " << key_ordered_files_
+            << "; paged files: " << paged_files_ << std::endl;
+  // Keys of at most about 420 bytes, values of at most 600: they fit a
+  // page.
+  EXPECT_EQ(paged_files_ > 0, rh_table_.page_layout);
   if (rh_table_.inline_slot_limit >= 64) {
     EXPECT_GT(inline_files_, 0u);
     // Keys of 5 bytes, values of at most 4: they fit any slot limit.

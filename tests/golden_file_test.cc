@@ -112,6 +112,30 @@ Model GoldenKeyOrderModel() {
   return m;
 }
 
+// Compacted puts too long for a slot (values of 70 to 250 bytes), keys
+// sharing a prefix, over several pages, and a range deletion: a paged
+// file (version 6).
+Model GoldenPagedModel() {
+  Model m;
+  for (int i = 0; i < 80; ++i) {
+    char k[24];
+    snprintf(k, sizeof(k), "page/%05d", i * 37);
+    const std::string v(70 + (i * 53) % 181, static_cast<char>('a' + i % 26));
+    m.entries.emplace_back(IKey(k, 0, kTypeValue), v);
+    m.queries.push_back(Query{k, kMaxSequenceNumber, GetContext::kFound, v});
+    m.queries.push_back(
+        Query{std::string(k) + "x", kMaxSequenceNumber, GetContext::kNotFound,
+              ""});
+  }
+  m.queries.push_back(
+      Query{"page/", kMaxSequenceNumber, GetContext::kNotFound, ""});
+  m.queries.push_back(
+      Query{"pagf", kMaxSequenceNumber, GetContext::kNotFound, ""});
+  m.tombstones.emplace_back(IKey("page/00100", 9000, kTypeRangeDeletion),
+                            "page/00200");
+  return m;
+}
+
 struct Golden {
   uint32_t version;
   const char* name;
@@ -119,6 +143,7 @@ struct Golden {
   bool inline_model = false;  // GoldenInlineModel, not GoldenModel
   const char* filter = "";    // filter_policy (version 3 on)
   bool key_order = false;     // GoldenKeyOrderModel (version 4 on)
+  bool paged = false;         // GoldenPagedModel (version 6 on)
 };
 
 RobinHoodTableOptions GoldenOptions(const Golden& g) {
@@ -132,6 +157,7 @@ RobinHoodTableOptions GoldenOptions(const Golden& g) {
 }
 
 Model ModelOf(const Golden& g) {
+  if (g.paged) return GoldenPagedModel();
   if (g.key_order) return GoldenKeyOrderModel();
   return g.inline_model ? GoldenInlineModel() : GoldenModel();
 }
@@ -161,6 +187,7 @@ TEST_P(GoldenFileTest, Reads) {
     EXPECT_EQ(l.meta.format_version, g.version);
     EXPECT_EQ(l.meta.is_inline(), g.inline_model);
     EXPECT_EQ(l.meta.key_ordered(), g.key_order);
+    EXPECT_EQ(l.meta.is_paged(), g.paged);
     EXPECT_EQ(l.meta.filter.size != 0, *g.filter != '\0');
   }
   for (bool mmap : {false, true}) {
@@ -174,8 +201,8 @@ TEST_P(GoldenFileTest, Reads) {
   }
 }
 
-// Today's builder still writes what it writes as the newest version (5,
-// inline files) and as version 3 (log files) byte for byte: a
+// Today's builder still writes what it writes as the newest versions (5,
+// inline files; 6, paged files) and as version 3 (log files) byte for byte: a
 // change to what it writes is a format change, which needs a new version
 // (and file).
 class GoldenBuilderTest : public GoldenFileTest {};
@@ -225,7 +252,11 @@ INSTANTIATE_TEST_SUITE_P(
                     Golden{5, "inline_ribbon", kNoCompression, true,
                            "ribbonfilter:10"},
                     Golden{5, "inline_keyorder", kNoCompression, true, "",
-                           true}),
+                           true},
+                    Golden{6, "paged", kNoCompression, false, "", false,
+                           true},
+                    Golden{6, "paged_bloom", kNoCompression, false,
+                           "bloomfilter:10", false, true}),
     GoldenName);
 
 // The filters too: RocksDB's Bloom and Ribbon formats are persistent, and
@@ -241,7 +272,11 @@ INSTANTIATE_TEST_SUITE_P(
                     Golden{5, "inline_ribbon", kNoCompression, true,
                            "ribbonfilter:10"},
                     Golden{5, "inline_keyorder", kNoCompression, true, "",
-                           true}),
+                           true},
+                    Golden{6, "paged", kNoCompression, false, "", false,
+                           true},
+                    Golden{6, "paged_bloom", kNoCompression, false,
+                           "bloomfilter:10", false, true}),
     GoldenName);
 
 }  // namespace

@@ -227,7 +227,10 @@ struct Param {
   KeyOrder key_order = kHashOrder;
   // Keys alike in the 8 bytes key order goes by (two values of them), so
   // key order would crowd them into two homes: the builder must refuse it.
+  // Paged files: their page index compares whole keys there.
   bool crowded = false;
+  // page_layout: compacted puts too long for a slot may take pages.
+  bool page_layout = true;
 };
 
 class TableRoundTrip
@@ -292,6 +295,7 @@ TEST_P(TableRoundTrip, MatchesModel) {
   opts.inline_order_array = p.order_array;
   opts.inline_key_order = p.key_order != kHashOrder;
   opts.filter_policy = p.filter;
+  opts.page_layout = p.page_layout;
   ASSERT_OK(h.Build(model, opts, p.hash, nullptr, p.compression));
   std::unique_ptr<TableReader> table;
   ASSERT_OK(h.Open(&table, p.hash));
@@ -318,6 +322,9 @@ TEST_P(TableRoundTrip, MatchesModel) {
     EXPECT_EQ(slots->has_order_array(),
               p.order_array && !key_ordered);
     EXPECT_EQ(props->format_version, kFormatVersionInlineFile);
+  } else if (layout == "paged") {
+    EXPECT_EQ(props->format_version, kFormatVersionPagedFile);
+    EXPECT_TRUE(p.compacted && p.page_layout);
   } else {
     EXPECT_EQ(props->format_version, kFormatVersionLogFile);
   }
@@ -328,9 +335,10 @@ TEST_P(TableRoundTrip, MatchesModel) {
   }
   // A codec this build does not link (the in-tree host has snappy only)
   // stores every block raw.
-  // Inline slots are never compressed: a lookup reads them in place.
+  // Inline slots and pages are never compressed: a lookup reads them in
+  // place.
   if (p.compression == kNoCompression || !CanCompress(p.compression) ||
-      slots != nullptr) {
+      layout != "log") {
     ASSERT_EQ(compressed, 0u);
   } else {
     ASSERT_GT(compressed, blocks.num_blocks() / 2);
@@ -404,11 +412,19 @@ const Param kParams[] = {
     {"inline_all_one_hash", 200, 2, 10, 0, 30, 1, true, 0.85, 256, 4,
      &ConstantHash, kNoCompression, true, "inline"},  // 200 < 254 apart
     {"inline_two_bit_hash", 2000, 2, 10, 0, 30, 1, false, 0.7, 4096, 16,
-     &TwoBitHash, kNoCompression, true, "log"},  // displacement > 254
+     &TwoBitHash, kNoCompression, true, "paged"},  // displacement > 254
+    {"inline_two_bit_hash_log", 2000, 2, 10, 0, 30, 1, false, 0.7, 4096, 16,
+     &TwoBitHash, kNoCompression, true, "log", 0, true, "", kHashOrder,
+     false, false},
     {"inline_shared_hashes_at_scale", 40000, 8, 8, 4, 4, 1, true, 0.85, 4096,
      16, &TenBitHash, kNoCompression, true, "inline"},
     {"inline_until_the_last", 3000, 8, 8, 4, 4, 1, false, 0.85, 4096, 16,
-     &KeyHash, kNoCompression, true, "log", 100},
+     &KeyHash, kNoCompression, true, "paged", 100},
+    {"inline_until_the_last_log", 3000, 8, 8, 4, 4, 1, false, 0.85, 4096,
+     16, &KeyHash, kNoCompression, true, "log", 100, true, "", kHashOrder,
+     false, false},
+    {"inline_until_a_last_past_a_page", 3000, 8, 8, 4, 4, 1, false, 0.85,
+     4096, 16, &KeyHash, kNoCompression, true, "log", 5000},
     {"inline_snappy", 3000, 8, 16, 0, 40, 1, false, 0.85, 1024, 8, &KeyHash,
      kSnappyCompression, true, "inline"},
     // Inline files without an order array: the reader sorts the slots.
@@ -436,7 +452,8 @@ const Param kParams[] = {
      16, &KeyHash, kNoCompression, true, "inline", 0, false,
      "bloomfilter:10"},
     {"inline_bloom_until_the_last", 3000, 8, 8, 4, 4, 1, false, 0.85, 4096,
-     16, &KeyHash, kNoCompression, true, "log", 100, true, "bloomfilter:10"},
+     16, &KeyHash, kNoCompression, true, "paged", 100, true,
+     "bloomfilter:10"},
     // Slots in key order: random binary keys spread evenly, so the builder
     // takes it; crowded keys it refuses (hash order, still inline); text
     // keys may go either way.
@@ -459,10 +476,35 @@ const Param kParams[] = {
      &KeyHash, kNoCompression, true, "inline", 0, true, "bloomfilter:10",
      kKeyOrder},
     {"inline_keyorder_until_the_last", 3000, 8, 8, 4, 4, 1, true, 0.85, 4096,
-     16, &KeyHash, kNoCompression, true, "log", 100, true, "", kKeyOrder},
+     16, &KeyHash, kNoCompression, true, "paged", 100, true, "", kKeyOrder},
     // A hash that is all one value does not matter to key order.
     {"inline_keyorder_all_one_hash", 200, 2, 10, 0, 30, 1, true, 0.85, 256, 4,
      &ConstantHash, kNoCompression, true, "inline", 0, true, "", kKeyOrder},
+    // Paged files: compacted puts too long for a slot, each within a page.
+    {"paged_sparkey_like", 5000, 8, 32, 100, 100, 1, false, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "paged"},
+    {"paged_binary_varying", 3000, 1, 40, 0, 300, 1, true, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "paged"},
+    {"paged_short_keys", 300, 0, 2, 70, 200, 1, true, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "paged"},
+    {"paged_one_entry", 1, 8, 8, 100, 100, 1, false, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "paged"},
+    {"paged_big_values", 300, 4, 16, 1000, 4000, 1, false, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "paged"},
+    {"paged_one_entry_a_page", 200, 16, 16, 4060, 4060, 1, true, 0.85, 4096,
+     16, &KeyHash, kNoCompression, true, "paged"},
+    {"paged_all_one_hash", 2000, 2, 10, 60, 90, 1, true, 0.85, 4096, 16,
+     &ConstantHash, kNoCompression, true, "paged"},
+    {"paged_crowded", 3000, 12, 20, 70, 90, 1, true, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "paged", 0, true, "", kHashOrder, true},
+    {"paged_bloom", 3000, 8, 32, 100, 100, 1, false, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "paged", 0, true, "bloomfilter:10"},
+    {"paged_snappy", 3000, 8, 32, 100, 300, 1, false, 0.85, 1024, 8,
+     &KeyHash, kSnappyCompression, true, "paged"},
+    {"paged_past_a_page", 60, 4, 8, 5000, 40000, 1, false, 0.85, 1024, 16,
+     &KeyHash, kNoCompression, true, "log"},
+    {"paged_off", 3000, 8, 32, 100, 100, 1, false, 0.85, 4096, 16, &KeyHash,
+     kNoCompression, true, "log", 0, true, "", kHashOrder, false, false},
 };
 
 INSTANTIATE_TEST_CASE_P(
@@ -594,7 +636,9 @@ TEST(TableTest, OverheadOfCompactedPuts) {
     snprintf(k, sizeof(k), "%016d", i);
     entries.emplace_back(IKey(k, 0, kTypeValue), std::string(100, 'x'));
   }
-  ASSERT_OK(h.Build(entries, RobinHoodTableOptions()));
+  RobinHoodTableOptions log_only;
+  log_only.page_layout = false;
+  ASSERT_OK(h.Build(entries, log_only));
   std::unique_ptr<TableReader> table;
   ASSERT_OK(h.Open(&table));
   const TableView* rh = &ViewOf(table.get());
@@ -606,27 +650,64 @@ TEST(TableTest, OverheadOfCompactedPuts) {
             rh->meta().index_capacity + rh->meta().max_displacement + 1);
 }
 
+TEST(TableTest, OverheadOfPages) {
+  // The same entries in pages: 118 bytes each and 3 in the page's tail,
+  // so (4096 - 6) / 121 = 33 a page, 304 pages: 5.5% over the entries.
+  Harness h(false);
+  Entries entries;
+  for (int i = 0; i < 10000; ++i) {
+    char k[17];
+    snprintf(k, sizeof(k), "%016d", i);
+    entries.emplace_back(IKey(k, 0, kTypeValue), std::string(100, 'x'));
+  }
+  size_t peak = 0;
+  ASSERT_OK(h.Build(entries, RobinHoodTableOptions(), &KeyHash, &peak));
+  std::unique_ptr<TableReader> table;
+  ASSERT_OK(h.Open(&table));
+  const TableMeta& meta = ViewOf(table.get()).meta();
+  ASSERT_TRUE(meta.is_paged());
+  // The pages wait in memory until Finish: within the design bound.
+  EXPECT_LE(peak, h.FileSize() * 3 / 2);
+  EXPECT_EQ(meta.index_slots, 304u);
+  EXPECT_EQ(meta.index.size, 304u * 4096);
+  EXPECT_EQ(meta.log_file_bytes, 0u);
+  // The page index: a separator of 16 bytes (the keys share none of
+  // their leading bytes but "0000") or less a page, 12 bytes of
+  // prefix and end.
+  EXPECT_LE(meta.block_table.size, 304u * (12 + 16) + 64);
+  // Properties, meta block and footer: a few KiB.
+  EXPECT_LE(h.FileSize(), meta.index.size + meta.block_table.size + 8192);
+}
+
 // ApproximateOffsetOf (and ApproximateSize, which RocksDB uses to split
 // compactions and answer GetApproximateSizes) rise with the key, stay inside
 // the data, and split it in proportion, in both layouts: the log's offsets
 // are where a key's entry lies; an inline file's are its share of the slots.
 TEST(TableTest, ApproximateOffsetsFollowKeyOrder) {
-  for (uint32_t slot_limit : {0u, 64u}) {
-    SCOPED_TRACE(slot_limit ? "inline" : "log");
+  for (const char* layout : {"log", "inline", "paged"}) {
+    SCOPED_TRACE(layout);
+    const uint32_t slot_limit = strcmp(layout, "inline") == 0 ? 64 : 0;
     Harness h(true);
     Entries entries;
     const int n = 20000;
     for (int i = 0; i < n; ++i) {
       char k[16];
       snprintf(k, sizeof(k), "k%08d", i);
-      entries.emplace_back(IKey(k, 0, kTypeValue), "value" + std::to_string(i));
+      // Entries of one size, so a key's share of them is its share of
+      // the bytes in every layout.
+      char v[16];
+      snprintf(v, sizeof(v), "value%06d", i);
+      entries.emplace_back(IKey(k, 0, kTypeValue), v);
     }
     RobinHoodTableOptions o;
     o.inline_slot_limit = slot_limit;
+    o.page_layout = strcmp(layout, "paged") == 0;
     ASSERT_OK(h.Build(entries, o));
     std::unique_ptr<TableReader> t;
     ASSERT_OK(h.Open(&t));
-    ASSERT_EQ(InlineOf(t.get()) != nullptr, slot_limit > 0);
+    ASSERT_EQ(t->GetTableProperties()->user_collected_properties.at(
+                  RobinHoodTablePropertyNames::kLayout),
+              layout);
     const uint64_t data = t->GetTableProperties()->data_size;
     uint64_t last = 0;
     for (int i = 0; i < n; i += 997) {
@@ -662,6 +743,7 @@ TEST(TableTest, BuilderMemoryIsBoundedPerKey) {
   size_t peak = 0;
   RobinHoodTableOptions log_only;
   log_only.inline_slot_limit = 0;
+  log_only.page_layout = false;
   ASSERT_OK(h.Build(entries, log_only, &KeyHash, &peak));
   // 12 bytes a key for the hash index (in 64K-record chunks), plus the
   // sparse index (a 24-byte key every 16 entries) and the block table.
@@ -846,12 +928,17 @@ TEST(TableTest, PrepareIsSafeOnAnyKeyAndAnyOpenableFile) {
   RobinHoodTableOptions inline_opts;  // small compacted puts: inline
   RobinHoodTableOptions log_opts;
   log_opts.inline_slot_limit = 0;
+  log_opts.page_layout = false;
   log_opts.log_block_size = 256;  // several blocks in a small file
+  RobinHoodTableOptions paged_opts;
+  paged_opts.inline_slot_limit = 0;
+  const char* const kNames[] = {"inline", "log", "paged"};
+  const RobinHoodTableOptions* const kOpts[] = {&inline_opts, &log_opts,
+                                                &paged_opts};
   for (bool mmap : {false, true}) {
-    for (int layout = 0; layout < 2; layout++) {
-      const RobinHoodTableOptions& opts = layout == 0 ? inline_opts : log_opts;
-      SCOPED_TRACE(std::string(mmap ? "mmap " : "pread ") +
-                   (layout == 0 ? "inline" : "log"));
+    for (int layout = 0; layout < 3; layout++) {
+      const RobinHoodTableOptions& opts = *kOpts[layout];
+      SCOPED_TRACE(std::string(mmap ? "mmap " : "pread ") + kNames[layout]);
       // Empty, one key, eight keys.
       for (int n : {0, 1, 8}) {
         Harness h(mmap);
@@ -863,7 +950,7 @@ TEST(TableTest, PrepareIsSafeOnAnyKeyAndAnyOpenableFile) {
         ASSERT_OK(h.Build(model, opts));
         std::unique_ptr<TableReader> table;
         ASSERT_OK(h.Open(&table));
-        std::string want = n == 0 ? "" : (layout == 0 ? "inline" : "log");
+        std::string want = n == 0 ? "" : kNames[layout];
         if (n > 0) {
           EXPECT_EQ(table->GetTableProperties()->user_collected_properties.at(
                         RobinHoodTablePropertyNames::kLayout),

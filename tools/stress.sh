@@ -64,13 +64,15 @@ configs=(
   "hashorder-pread-none-merge|allow_mmap_reads=false;compression=kNoCompression|inline_key_order=false|$MIX_MERGE"
   "noorder-mmap-zstd|allow_mmap_reads=true;compression=kZSTD|inline_key_order=false;inline_order_array=false|$MIX_MIXED --use_multiget=1"
   "noorder-pread-snappy|allow_mmap_reads=false;compression=kSnappyCompression|inline_key_order=false;inline_order_array=false|$MIX_MIXED"
-  "log-mmap-snappy|allow_mmap_reads=true;compression=kSnappyCompression|inline_slot_limit=0|$MIX_MIXED --use_multiget=1"
-  "log-pread-lz4-merge|allow_mmap_reads=false;compression=kLZ4Compression|inline_slot_limit=0;log_block_size=1024|$MIX_MERGE"
+  "log-mmap-snappy|allow_mmap_reads=true;compression=kSnappyCompression|inline_slot_limit=0;page_layout=false|$MIX_MIXED --use_multiget=1"
+  "log-pread-lz4-merge|allow_mmap_reads=false;compression=kLZ4Compression|inline_slot_limit=0;page_layout=false;log_block_size=1024|$MIX_MERGE"
+  "paged-mmap-none|allow_mmap_reads=true;compression=kNoCompression|inline_slot_limit=0|$MIX_MIXED --use_multiget=1"
   "bloom-mmap-none|allow_mmap_reads=true;compression=kNoCompression|filter_policy=bloomfilter:10|$MIX_MIXED --use_multiget=1"
   "ribbon-pread-zstd|allow_mmap_reads=false;compression=kZSTD|filter_policy=ribbonfilter:10;inline_key_order=false|$MIX_MIXED"
   "batched-mmap-none|allow_mmap_reads=true;compression=kNoCompression||$MIX_BATCHED"
   "batched-pread-lz4-hashorder|allow_mmap_reads=false;compression=kLZ4Compression|inline_key_order=false|$MIX_BATCHED"
-  "batched-pread-snappy-log|allow_mmap_reads=false;compression=kSnappyCompression|inline_slot_limit=0|$MIX_BATCHED --use_multiget=1"
+  "batched-pread-snappy-log|allow_mmap_reads=false;compression=kSnappyCompression|inline_slot_limit=0;page_layout=false|$MIX_BATCHED --use_multiget=1"
+  "batched-pread-none-paged|allow_mmap_reads=false;compression=kNoCompression|inline_slot_limit=0|$MIX_BATCHED --use_multiget=1"
 )
 
 if [ "$list" = 1 ]; then

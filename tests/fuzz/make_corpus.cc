@@ -15,6 +15,8 @@
 //                               over inline slots)
 //   inline-keyorder             inline slots in key order (keys spread
 //                               evenly: version 4, a key order model)
+//   paged, paged-bloom          puts too long for a slot: pages and a page
+//                               index (version 6), with a range deletion
 //   empty, rangedel-only        no point entries
 //   reverse                     ReverseBytewiseComparator
 //   ingested                    a file a DB ingested with write_global_seqno
@@ -201,9 +203,25 @@ Status WriteKeyOrder(const std::string& path) {
   return s;
 }
 
+// Puts too long for a slot, over several pages: the paged layout.
+Status WritePaged(const std::string& path, const char* filter = "") {
+  RobinHoodTableOptions rh = SmallBlocks();
+  rh.filter_policy = filter;
+  SstFileWriter writer(EnvOptions(), SstOptions(rh, kNoCompression));
+  Status s = writer.Open(path);
+  for (int i = 0; s.ok() && i < 60; ++i) {
+    s = writer.Put(Key(i) + std::string(i % 7, 'p'), Value(i, 70 + i * 3));
+  }
+  if (s.ok()) s = writer.DeleteRange(Key(10), Key(14));
+  if (s.ok()) s = writer.Finish();
+  return s;
+}
+
+// In the log: the compact put's second length byte.
 Status WriteLongEntries(const std::string& path) {
-  SstFileWriter writer(EnvOptions(),
-                       SstOptions(SmallBlocks(), kNoCompression));
+  RobinHoodTableOptions rh = SmallBlocks();
+  rh.page_layout = false;
+  SstFileWriter writer(EnvOptions(), SstOptions(rh, kNoCompression));
   Status s = writer.Open(path);
   for (int i = 0; s.ok() && i < 4; ++i) {
     // Keys of 127 bytes and more take the compact put's second length.
@@ -351,6 +369,9 @@ int main(int argc, char** argv) {
                   WriteInline(dir + "/inline-varying", true));
   failed += Check(dir + "/inline-keyorder",
                   WriteKeyOrder(dir + "/inline-keyorder"));
+  failed += Check(dir + "/paged", WritePaged(dir + "/paged"));
+  failed += Check(dir + "/paged-bloom",
+                  WritePaged(dir + "/paged-bloom", "bloomfilter:10"));
   failed += Check(dir + "/reverse", WriteReverse(dir + "/reverse"));
   failed += Check(dir + "/ingested", WriteIngested(dir, dir + "/ingested"), false);
   return failed == 0 ? 0 : 1;

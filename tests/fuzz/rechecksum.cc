@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "table/entry_page.h"
 #include "table/inline_directory.h"
 #include "table/robinhood_format.h"
 #include "table/table_meta.h"
@@ -75,9 +76,24 @@ size_t Rechecksum(std::string* file) {
   // that is sane, as the reader wants them.
   uint64_t log_end = meta_u64(kLogFileBytesAt);
   if (log_end > meta_at) log_end = meta_at;
-  const bool inline_layout =
-      (ROCKSDB_NAMESPACE::DecodeFixed32(meta.data() + kFlagsAt) & 1) != 0;
-  if (inline_layout) {
+  const uint32_t flags = ROCKSDB_NAMESPACE::DecodeFixed32(meta.data() + kFlagsAt);
+  const bool inline_layout = (flags & ROCKSDB_NAMESPACE::robinhood::kInlineLayout) != 0;
+  const bool paged = (flags & ROCKSDB_NAMESPACE::robinhood::kPagedLayout) != 0;
+  if (paged && !inline_layout) {
+    // Paged file (entry_page.h): each page's CRC in its last 4 bytes, for
+    // the pages the meta block claims.
+    constexpr uint64_t kPage = ROCKSDB_NAMESPACE::robinhood::kEntryPageBytes;
+    const uint64_t pages_offset = meta_u64(kHandlesAt);
+    const uint64_t pages_size = meta_u64(kHandlesAt + 8);
+    for (uint64_t at = pages_offset; at - pages_offset + kPage <= pages_size;
+         at += kPage) {
+      if (!Fits(at, kPage, file->size())) break;
+      const uint32_t c = crc32c::Mask(
+          crc32c::Value(file->data() + at, static_cast<size_t>(kPage - 4)));
+      EncodeFixed32(&(*file)[at + kPage - 4], c);
+      ++fixed;
+    }
+  } else if (inline_layout) {
     // Inline file (inline_table.h): the directory's page checksums, over
     // the slots, with the widths the directory claims.
     const uint64_t slots_offset = meta_u64(kHandlesAt);

@@ -46,8 +46,9 @@ def test_writer_ingest_round_trip(tmp_path):
 
 
 def test_options_reach_the_file(tmp_path):
-    # Values past inline_slot_limit bytes take the log layout.
-    for options, layout in [("", "inline"), ("inline_slot_limit=0", "log")]:
+    # Values past inline_slot_limit bytes take pages; without them, the log.
+    for options, layout in [("", "inline"), ("inline_slot_limit=0", "paged"),
+                            ("inline_slot_limit=0;page_layout=false", "log")]:
         with rh.Writer(tmp_path / ("%s.sst" % layout), options=options) as w:
             w.put_many(pairs(100))
         assert w.info["layout"] == layout
@@ -116,7 +117,8 @@ def test_writer_leaving_by_exception_removes_the_file(tmp_path):
 
 def test_inspect_is_rh_inspect_info_json(tmp_path):
     rh_inspect = build_program("rh_inspect")
-    for options in ("", "inline_slot_limit=0;log_block_size=512"):
+    for options in ("", "inline_slot_limit=0",
+                    "inline_slot_limit=0;page_layout=false;log_block_size=512"):
         path = tmp_path / "a.sst"
         with rh.Writer(path, options=options) as w:
             w.put_many(pairs(3000, value=b"value-" * 5))
@@ -128,7 +130,7 @@ def test_inspect_is_rh_inspect_info_json(tmp_path):
 
 def test_damaged_file_is_corruption(tmp_path):
     path = tmp_path / "a.sst"
-    with rh.Writer(path, options="inline_slot_limit=0") as w:
+    with rh.Writer(path, options="inline_slot_limit=0;page_layout=false") as w:
         w.put_many(pairs(2000))
     index = [s for s in rh.inspect(path)["sections"]
              if s["name"] == "hash_index"][0]

@@ -99,9 +99,40 @@ Status InlineIndexStats(const TableFile& t, uint64_t samples,
   return Status::OK();
 }
 
+// A paged file has no slots: each page is a "cluster" of the keys it
+// holds, every key at displacement 0 (a lookup reads its one page), and a
+// miss reads one page too.
+Status PagedIndexStats(const TableFile& t, uint64_t samples, IndexStats* st) {
+  const PagedLayout& paged = *t.paged();
+  const TableMeta& m = t.meta();
+  std::string buf;
+  constexpr uint64_t kRun = 256;
+  for (uint64_t first = 0; first < paged.pages(); first += kRun) {
+    const uint64_t count = std::min(kRun, paged.pages() - first);
+    Slice run;
+    Status s = paged.ReadPages(first, count, &buf, &run);
+    if (!s.ok()) return s;
+    for (uint64_t i = 0; i < count; ++i) {
+      EntryPage page;
+      if (!page.Parse(run.data() + i * kEntryPageBytes)) {
+        return paged.Damaged(first + i, "bad entry count");
+      }
+      st->max_cluster = std::max<uint64_t>(st->max_cluster, page.size());
+      st->used += page.size();
+    }
+  }
+  st->clusters = paged.pages();
+  if (m.num_keys > 0) st->histogram.assign(1, m.num_keys);
+  st->samples = samples;
+  st->miss_mean = samples > 0 ? 1 : 0;
+  st->miss_max = samples > 0 ? 1 : 0;
+  return Status::OK();
+}
+
 }  // namespace
 
 Status ComputeIndexStats(const TableFile& t, uint64_t samples, IndexStats* st) {
+  if (t.paged() != nullptr) return PagedIndexStats(t, samples, st);
   if (t.inline_table() != nullptr) return InlineIndexStats(t, samples, st);
   const HashIndex& index = t.hash_index();
   const IndexGeometry& geo = index.geometry();

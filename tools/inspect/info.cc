@@ -73,9 +73,13 @@ int Info(const Args& a, const TableFile& t) {
                 factory.empty() ? "(not recorded)" : Escaped(factory)));
   out.Field("format_version", Uint(m.format_version), Row("format version"));
   const InlineTable* in = t.inline_table();
-  out.Field("layout", Str(in ? "inline" : "log"),
-            Row("layout", in ? "inline (entries in the hash table's slots)"
-                             : "log (entries in a log, a hash index over them)"));
+  const PagedLayout* paged = t.paged();
+  out.Field("layout", Str(paged ? "paged" : in ? "inline" : "log"),
+            Row("layout",
+                paged ? "paged (entries in key order in pages, a page index "
+                        "over them)"
+                : in  ? "inline (entries in the hash table's slots)"
+                      : "log (entries in a log, a hash index over them)"));
   out.Field("comparator", Str(p.comparator_name), Row("comparator"));
   out.Field("file_size", Uint(t.file_size()),
             Row("file size", std::to_string(t.file_size()) + " bytes"));
@@ -94,13 +98,39 @@ int Info(const Args& a, const TableFile& t) {
                 has_global_seqno ? std::to_string(global_seqno) : "none"));
   out.Field("data_size", Uint(p.data_size),
             Row("data size", std::to_string(p.data_size) +
-                                 (in ? " bytes (the slots)" : " bytes (the log)")));
+                                 (paged ? " bytes (the pages)"
+                                  : in  ? " bytes (the slots)"
+                                        : " bytes (the log)")));
   out.Field("index_size", Uint(p.index_size),
             Row("index size",
                 std::to_string(p.index_size) +
-                    (in ? " bytes (inline directory, sparse index)"
-                        : " bytes (hash index, block table, sparse index)")));
-  if (in == nullptr) {
+                    (paged ? " bytes (page index, sparse index)"
+                     : in  ? " bytes (inline directory, sparse index)"
+                           : " bytes (hash index, block table, sparse index)")));
+  if (paged != nullptr) {
+    // The builder's record of how full the pages are (0 if absent).
+    const auto recorded_fill = user.find(RobinHoodTablePropertyNames::kLoadFactor);
+    const double fill = recorded_fill == user.end()
+                            ? 0.0
+                            : strtod(recorded_fill->second.c_str(), nullptr);
+    out.BeginObject(
+        "pages",
+        Row("pages", Format("%" PRIu64 " of %u bytes, %.1f entries a page, "
+                            "%.1f%% filled by entries; page index %" PRIu64
+                            " bytes",
+                            paged->pages(), kEntryPageBytes,
+                            paged->pages() ? static_cast<double>(m.num_entries) /
+                                                 paged->pages()
+                                           : 0.0,
+                            100 * fill, m.block_table.size)));
+    out.Field("bytes", Uint(m.index.size));
+    out.Field("pages", Uint(paged->pages()));
+    out.Field("page_bytes", Uint(kEntryPageBytes));
+    out.Field("fill", Real(fill));
+    out.Field("page_index_bytes", Uint(m.block_table.size));
+    out.End();
+  }
+  if (in == nullptr && paged == nullptr) {
   out.BeginObject(
       "log", Row("log", Format("%" PRIu64 " bytes in %zu blocks, "
                                "%" PRIu64 " bytes uncompressed",

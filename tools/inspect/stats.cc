@@ -42,18 +42,20 @@ Status SpaceParts(const TableFile& t, std::vector<Part>* parts) {
   if (!it->status().ok()) return it->status();
   const uint64_t trailers = t.blocks().num_blocks() * kTrailerSize;
   auto i64 = [](uint64_t v) { return static_cast<int64_t>(v); };
-  if (m.is_inline()) {
-    // The slots hold the keys and values; the rest of them is the format's:
-    // distance and length bytes, padding, empty slots, the trailer.
+  if (m.is_inline() || m.is_paged()) {
+    // The slots (pages) hold the keys and values; the rest of them is the
+    // format's: distance, length and tail bytes, padding, empty slots, the
+    // trailer.
+    const char* holder = m.is_paged() ? "pages" : "inline_slots";
     *parts = {
         {"keys", i64(keys)},
         {"values", i64(values)},
-        {"slot_overhead",
+        {m.is_paged() ? "page_overhead" : "slot_overhead",
          i64(m.index.size + kTrailerSize) - i64(keys) - i64(values)},
     };
     for (const Section& s : t.Sections()) {
       if (std::strcmp(s.name, "log") != 0 &&
-          std::strcmp(s.name, "inline_slots") != 0) {
+          std::strcmp(s.name, holder) != 0) {
         parts->push_back({s.name, i64(s.bytes)});
       }
     }

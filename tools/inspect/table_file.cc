@@ -109,10 +109,21 @@ const InlineTable* TableFile::inline_table() const {
   const InlineLayout* in = reader_->view().layout().AsInline();
   return in != nullptr ? &in->table() : nullptr;
 }
+const PagedLayout* TableFile::paged() const {
+  return reader_->view().layout().AsPaged();
+}
 const FilterSection& TableFile::filter() const {
   return reader_->view().filter();
 }
 uint64_t TableFile::Home(const Slice& key, uint64_t hash) const {
+  if (paged() != nullptr) {
+    // The page the index names (0 if it cannot be read, or for a key
+    // outside the file: the lookup itself reports the error).
+    const PageIndex* index = nullptr;
+    uint64_t page = 0;
+    if (paged()->Index(&index).ok()) index->Find(key, &page);
+    return page;
+  }
   return inline_table() ? inline_table()->Home(key, hash)
                         : hash_index().Home(hash);
 }
@@ -130,12 +141,13 @@ std::vector<Section> TableFile::Sections() const {
   };
   const uint64_t meta_offset = m.metaindex.end_with_trailer();
   const bool in = m.is_inline();
+  const bool paged = m.is_paged();
   std::vector<Section> out = {
       {"log", 0, m.log_file_bytes},
-      {in ? "inline_slots" : "hash_index", m.index.offset,
+      {paged ? "pages" : in ? "inline_slots" : "hash_index", m.index.offset,
        with_trailer(m.index)},
-      {in ? "inline_directory" : "block_table", m.block_table.offset,
-       with_trailer(m.block_table)},
+      {paged ? "page_index" : in ? "inline_directory" : "block_table",
+       m.block_table.offset, with_trailer(m.block_table)},
       {"sparse_index", m.sparse_index.offset, with_trailer(m.sparse_index)},
       {"range_deletions", m.range_dels.offset, with_trailer(m.range_dels)},
       {"properties", m.properties.offset, with_trailer(m.properties)},
@@ -175,10 +187,12 @@ Status TableFile::FindNewest(const Slice& user_key, Newest* newest) const {
   EntryRef at;
   const TableView& view = reader_->view();
   const uint64_t hash = view.layout().HashOf(user_key);
-  if (inline_table() != nullptr) {
+  if (inline_table() != nullptr || paged() != nullptr) {
     Slice value;
-    Status s =
-        inline_table()->Find(user_key, hash, true, &buf, &value, &newest->found);
+    Status s = paged() != nullptr
+                   ? paged()->Find(user_key, hash, &buf, &value, &newest->found)
+                   : inline_table()->Find(user_key, hash, true, &buf, &value,
+                                          &newest->found);
     newest->seq = view.Surfaced(0);
     newest->type = kTypeValue;
     return s;

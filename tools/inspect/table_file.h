@@ -16,6 +16,8 @@
 #include "table/block_table.h"
 #include "table/hash_index.h"
 #include "table/inline_table.h"
+#include "table/entry_page.h"
+#include "table/paged_layout.h"
 #include "table/internal_iterator.h"
 #include "table/robinhood_format.h"
 #include "table/table_meta.h"
@@ -82,6 +84,8 @@ class TableFile {
   const HashIndex& hash_index() const;
   // The slots of an inline file (null for a file with a log).
   const ROCKSDB_NAMESPACE::robinhood::InlineTable* inline_table() const;
+  // The paged layout of a paged file; null otherwise.
+  const ROCKSDB_NAMESPACE::robinhood::PagedLayout* paged() const;
   // The filter (not usable() if the file has none).
   const ROCKSDB_NAMESPACE::robinhood::FilterSection& filter() const;
   // The home slot of `key`, whose hash is `hash`, in whichever layout.

@@ -122,6 +122,7 @@ int Verify(const Args& a, const TableFile& t) {
   out.Field("distinct_keys", Uint(r.keys));
   out.Field("blocks", Uint(blocks));
   const bool in = t.inline_table() != nullptr;
+  const bool paged = t.paged() != nullptr;
   const char* tail =
       ROCKSDB_NAMESPACE::robinhood::HasFilterSection(t.meta().format_version)
                          ? "sparse index, range deletions, filter, properties, "
@@ -131,6 +132,9 @@ int Verify(const Args& a, const TableFile& t) {
   out.BeginArray(
       "checksums",
       !s.ok() ? TextForm()
+      : paged ? Line(Format("checksums match: %" PRIu64
+                            " pages, page index, %s",
+                            t.paged()->pages(), tail))
       : in    ? Line(Format("checksums match: %" PRIu64
                             " pages of inline slots, inline directory, %s",
                             t.inline_table()->num_pages(), tail))
@@ -143,9 +147,11 @@ int Verify(const Args& a, const TableFile& t) {
   out.End();
   if (s.ok()) {
     out.TextOnly(Line(
-        in ? "the entries are in order, and every key is found in its slot"
-           : "the log is in order, and every key is found through "
-             "the hash index at its newest entry"));
+        paged ? "the entries are in order, and every key is found in its "
+                "page through the page index"
+        : in  ? "the entries are in order, and every key is found in its slot"
+              : "the log is in order, and every key is found through "
+                "the hash index at its newest entry"));
   }
   out.Finish();
   if (!s.ok()) {

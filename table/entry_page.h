@@ -1,0 +1,115 @@
+// A page of the paged layout (paged_layout.h): kEntryPageBytes bytes at a
+// multiple of kEntryPageBytes in the file, so that a page is a device page.
+// Entries from its start, in key order; a tail at its end that finds them.
+//
+//   +---------------------------------+-------+-----------+--------+-----+-----+
+//   | entry 0 | entry 1 | ... | n - 1 | zeros | offsets   | tags   | n   | crc |
+//   |                                 |       | n x fixed16 | n x 1 | fx16 | fx32 |
+//   +---------------------------------+-------+-----------+--------+-----+-----+
+//   entry:   varint32 key_len, varint32 value_len, key, value (a compacted
+//            put: sequence 0, kTypeValue)
+//   offsets: where each entry starts in the page; the first is 0, each
+//            next one is where the entry before it ends
+//   tags:    the top byte of each key's KeyHash with the file's seed, so a
+//            lookup compares one key, not all of them, and a miss none
+//   n:       1 .. kEntryPageMaxEntries
+//   crc:     masked CRC32C of the page's first kEntryPageBytes - 4 bytes
+//
+// A lookup reads the tail (the last cache line or two: crc, n, tags, then
+// the offsets before them), then the one entry whose tag matches.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "rocksdb/slice.h"
+#include "rocksdb/status.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+constexpr uint32_t kEntryPageBytes = 4096;
+constexpr uint32_t kEntryPageFixedTail = 2 + 4;  // n and crc
+constexpr uint32_t kEntryPageTailPerEntry = 2 + 1;  // offset and tag
+// The smallest entry (two one-byte lengths) with its tail bytes bounds n.
+constexpr uint32_t kEntryPageMaxEntries =
+    (kEntryPageBytes - kEntryPageFixedTail) / (2 + kEntryPageTailPerEntry);
+// The longest entry (lengths, key and value) a page holds.
+constexpr uint32_t kEntryPageMaxEntryBytes =
+    kEntryPageBytes - kEntryPageFixedTail - kEntryPageTailPerEntry;
+
+// The bytes `key` and `value` take as a page entry.
+uint32_t EntryPageEntryBytes(const Slice& key, const Slice& value);
+// A key's tag: the top byte of its hash.
+inline uint8_t EntryPageTag(uint64_t hash) {
+  return static_cast<uint8_t>(hash >> 56);
+}
+
+class EntryPageBuilder {
+ public:
+  bool empty() const { return n_ == 0; }
+  // Whether an entry of `entry_bytes` (EntryPageEntryBytes) fits beside
+  // the ones added so far.
+  bool Fits(uint32_t entry_bytes) const {
+    return used_ + entry_bytes + (n_ + 1) * kEntryPageTailPerEntry +
+               kEntryPageFixedTail <=
+           kEntryPageBytes;
+  }
+  // REQUIRES: Fits(EntryPageEntryBytes(key, value)); keys in order.
+  void Add(const Slice& key, const Slice& value, uint8_t tag);
+  // Appends the page, kEntryPageBytes bytes, to `dst` and starts anew.
+  // REQUIRES: !empty().
+  void Finish(std::string* dst);
+
+ private:
+  std::string entries_;
+  std::string offsets_;
+  std::string tags_;
+  uint32_t used_ = 0;
+  uint32_t n_ = 0;
+};
+
+// A page in memory, decoded lazily: each accessor bounds what it reads
+// by the page, so a page whose checksum was recomputed over damage still
+// reads nothing outside itself.
+class EntryPage {
+ public:
+  // `page` holds kEntryPageBytes bytes. Checks n only: false if it is 0
+  // or leaves no room for the tail.
+  bool Parse(const char* page);
+  // Checks the CRC of `page`.
+  static bool CrcMatches(const char* page);
+
+  uint32_t size() const { return n_; }
+  uint8_t tag(uint32_t i) const { return static_cast<uint8_t>(tags_[i]); }
+  // Entry `i` (< size()): false if its offset or lengths leave its room.
+  bool Entry(uint32_t i, Slice* key, Slice* value) const;
+  // Only the key of entry `i`.
+  bool Key(uint32_t i, Slice* key) const {
+    Slice value;
+    return Entry(i, key, &value);
+  }
+  // The first entry whose key is >= `key` (bytewise), size() if none;
+  // false if an entry on the way does not decode.
+  bool LowerBound(const Slice& key, uint32_t* at) const;
+  // Every entry decodes, each starts where the one before ends, the first
+  // at 0, keys strictly increasing, tags matching `seed`'s hashes, the
+  // bytes between the last entry and the tail zero. `*why` says what not.
+  bool CheckAll(uint64_t (*hash)(const Slice&, uint64_t), uint64_t seed,
+                const char** why) const;
+  // Where the tail starts in the page.
+  uint32_t tail_offset() const {
+    return kEntryPageBytes - kEntryPageFixedTail -
+           n_ * kEntryPageTailPerEntry;
+  }
+
+ private:
+  uint32_t OffsetOf(uint32_t i) const;
+  const char* page_ = nullptr;
+  const char* offsets_ = nullptr;
+  const char* tags_ = nullptr;
+  uint32_t n_ = 0;
+};
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,200 @@
+#include "table/page_index.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "table/robinhood_format.h"
+#include "util/coding.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+uint64_t KeyPrefix64(const Slice& rest) {
+  unsigned char b[8] = {0};
+  memcpy(b, rest.data(), std::min<size_t>(8, rest.size()));
+  uint64_t v = 0;
+  for (unsigned char c : b) v = (v << 8) | c;
+  return v;
+}
+
+namespace {
+size_t CommonPrefix(const Slice& a, const Slice& b) {
+  const size_t n = std::min(a.size(), b.size());
+  size_t i = 0;
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+}  // namespace
+
+void PageIndexBuilder::AddPage(const Slice& prev_last_key,
+                               const Slice& first_key) {
+  Slice separator = first_key;
+  if (pages_ == 0) {
+    first_key_.assign(first_key.data(), first_key.size());
+  } else {
+    // One byte past what the two keys share: greater than the last key
+    // (it differs there, or the last key ends there), and a prefix of the
+    // first.
+    separator = Slice(first_key.data(),
+                      CommonPrefix(prev_last_key, first_key) + 1);
+  }
+  PutLengthPrefixedSlice(&separators_, separator);
+  pages_++;
+}
+
+std::string PageIndexBuilder::Finish(const Slice& last_key) const {
+  const size_t c = CommonPrefix(first_key_, last_key);
+  std::string out;
+  PutVarint32(&out, static_cast<uint32_t>(pages_));
+  PutLengthPrefixedSlice(&out, Slice(first_key_.data(), c));
+  PutLengthPrefixedSlice(&out,
+                         Slice(last_key.data() + c, last_key.size() - c));
+  std::string ends, bytes;
+  Slice in(separators_);
+  Slice s;
+  while (GetLengthPrefixedSlice(&in, &s)) {
+    // Every key of the file, separators included, begins with the c
+    // bytes its first and last keys share.
+    const Slice rest(s.data() + c, s.size() - c);
+    PutFixed64(&out, KeyPrefix64(rest));
+    bytes.append(rest.data(), rest.size());
+    PutFixed32(&ends, static_cast<uint32_t>(bytes.size()));
+  }
+  out.append(ends);
+  out.append(bytes);
+  return out;
+}
+
+uint64_t PageIndex::PrefixAt(uint64_t i) const {
+  return DecodeFixed64(prefixes_ + 8 * i);
+}
+
+Slice PageIndex::SeparatorAt(uint64_t i) const {
+  const uint32_t start = i == 0 ? 0 : DecodeFixed32(ends_ + 4 * (i - 1));
+  const uint32_t end = DecodeFixed32(ends_ + 4 * i);
+  return Slice(separators_ + start, end - start);
+}
+
+Status PageIndex::Init(std::string&& buf, const Slice& contents,
+                       uint64_t pages, const std::string& file,
+                       uint64_t section_offset) {
+  auto bad = [&](const char* what) {
+    return CorruptionAt(file, "page index", what, section_offset);
+  };
+  // Keep the bytes where they are: in the mapping, or in the buffer,
+  // which moves here (its bytes stay put unless it is short enough to be
+  // stored inline, which the offset then corrects).
+  const bool owned = !buf.empty() && contents.data() >= buf.data() &&
+                     contents.data() < buf.data() + buf.size();
+  const size_t at = owned ? contents.data() - buf.data() : 0;
+  buf_ = std::move(buf);
+  Slice in = owned ? Slice(buf_.data() + at, contents.size()) : contents;
+  uint32_t count = 0;
+  if (!GetVarint32(&in, &count) || count != pages || count == 0) {
+    return bad("page count differs from the meta block's");
+  }
+  if (!GetLengthPrefixedSlice(&in, &common_) ||
+      !GetLengthPrefixedSlice(&in, &last_)) {
+    return bad("truncated");
+  }
+  if (in.size() / 12 < count) return bad("truncated");
+  prefixes_ = in.data();
+  ends_ = prefixes_ + 8 * uint64_t{count};
+  separators_ = ends_ + 4 * uint64_t{count};
+  const uint64_t bytes = in.size() - 12 * uint64_t{count};
+  pages_ = count;
+  uint32_t prev_end = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint32_t end = DecodeFixed32(ends_ + 4 * i);
+    if (end < prev_end || end > bytes) return bad("separator out of range");
+    prev_end = end;
+  }
+  if (prev_end != bytes) return bad("trailing bytes");
+  // What the search relies on: separators strictly increasing, each
+  // prefix its separator's, and the last key not before the last page.
+  for (uint64_t i = 0; i < count; ++i) {
+    const Slice s = SeparatorAt(i);
+    if (PrefixAt(i) != KeyPrefix64(s)) return bad("prefix of a separator");
+    if (i > 0 && SeparatorAt(i - 1).compare(s) >= 0) {
+      return bad("separators out of order");
+    }
+  }
+  if (last_.compare(SeparatorAt(count - 1)) < 0) {
+    return bad("last key before the last page");
+  }
+  // The radix table: over the leading bits after those the first and
+  // last keys' prefixes share (every key of the file shares them too),
+  // about one bucket per page.
+  const uint64_t lo = PrefixAt(0), hi = KeyPrefix64(last_);
+  radix_shift_ = lo == hi ? 0 : static_cast<uint32_t>(__builtin_clzll(lo ^ hi));
+  radix_bits_ = 0;
+  if (lo != hi) {
+    while (radix_bits_ < 24 && radix_bits_ < 64 - radix_shift_ &&
+           (uint64_t{2} << radix_bits_) <= count) {
+      radix_bits_++;
+    }
+  }
+  const uint64_t buckets = uint64_t{1} << radix_bits_;
+  radix_.assign(buckets + 1, count);
+  uint64_t page = 0;
+  for (uint64_t b = 0; b < buckets; ++b) {
+    while (page < count && Bucket(PrefixAt(page)) < b) ++page;
+    radix_[b] = static_cast<uint32_t>(page);
+  }
+  return Status::OK();
+}
+
+bool PageIndex::Greater(uint64_t i, uint64_t prefix, const Slice& rest) const {
+  const uint64_t p = PrefixAt(i);
+  if (p != prefix) return p > prefix;
+  return SeparatorAt(i).compare(rest) > 0;
+}
+
+bool PageIndex::Find(const Slice& key, uint64_t* page) const {
+  if (key.size() < common_.size() ||
+      memcmp(key.data(), common_.data(), common_.size()) != 0) {
+    return false;
+  }
+  const Slice rest(key.data() + common_.size(), key.size() - common_.size());
+  if (rest.compare(last_) > 0 || SeparatorAt(0).compare(rest) > 0) {
+    return false;
+  }
+  const uint64_t prefix = KeyPrefix64(rest);
+  const uint64_t b = Bucket(prefix);
+  // Pages of lower buckets have smaller separators, of higher ones
+  // greater: the key's page is the one before the first greater
+  // separator in this bucket (or the bucket's end).
+  uint64_t lo = radix_[b], hi = radix_[b + 1];
+  while (lo < hi) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (Greater(mid, prefix, rest)) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  // Separator 0 is not greater than the key, so lo >= 1.
+  *page = lo - 1;
+  return true;
+}
+
+uint64_t PageIndex::SeekPage(const Slice& key) const {
+  uint64_t page = 0;
+  if (Find(key, &page)) return page;
+  // Outside the file: before its first key or after its last.
+  const int c = key.compare(common_);
+  if (c < 0) return 0;
+  if (key.size() >= common_.size() &&
+      memcmp(key.data(), common_.data(), common_.size()) == 0) {
+    const Slice rest(key.data() + common_.size(),
+                     key.size() - common_.size());
+    return SeparatorAt(0).compare(rest) > 0 ? 0 : pages_;
+  }
+  // Differs from the common bytes within them: before or after all.
+  const int d = memcmp(key.data(), common_.data(),
+                       std::min(key.size(), common_.size()));
+  return d < 0 ? 0 : pages_;
+}
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

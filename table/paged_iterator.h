@@ -1,0 +1,61 @@
+// Ordered iteration over a paged file (paged_layout.h): a position is a
+// page and an entry in it. Seek asks the page index for the target's page,
+// then binary-searches the page's entries; Next and Prev step through the
+// page and on to the next or previous one.
+//
+// With mmap, keys and values point into the mapping. Without, the iterator
+// holds the run of pages it last read (one page, or `readahead` bytes of
+// them; for compaction, which reads every entry once in order, 2 MiB);
+// with pinning enabled, a run it leaves goes to the pinning manager.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "db/dbformat.h"
+#include "table/entry_page.h"
+#include "table/layout_iterator.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+class PagedLayout;
+class TableView;
+
+class PagedIterator : public LayoutIterator {
+ public:
+  PagedIterator(const PagedLayout* layout, bool compaction, size_t readahead);
+
+  void SeekToFirst() override;
+  void SeekToLast() override;
+  void Seek(const Slice& target) override;
+  void SeekForPrev(const Slice& target) override;
+  void Next() override;
+  void Prev() override;
+  Slice user_key() const override { return user_key_; }
+  Slice value() const override { return value_; }
+
+ private:
+  // Makes `page` the current page, reading the run of pages from it on
+  // (`forward`) or up to it; false, invalid with the error, if that fails.
+  bool LoadPage(uint64_t page, bool forward);
+  // Positions at entry `i` of the current page.
+  void Settle(uint32_t i);
+
+  const PagedLayout* const layout_;
+  const TableView* const view_;
+  const uint64_t run_pages_;  // pages a read takes without mmap
+  const uint64_t packed_;     // sequence and type every entry surfaces with
+  std::unique_ptr<std::string> buf_;
+  Slice run_;
+  uint64_t run_first_ = 0;
+  uint64_t run_count_ = 0;
+  EntryPage page_;
+  uint64_t page_no_ = 0;
+  uint32_t entry_ = 0;
+  Slice user_key_;
+  Slice value_;
+};
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,199 @@
+#include "table/paged_layout.h"
+
+#include <algorithm>
+
+#include "table/entry_page.h"
+#include "table/paged_iterator.h"
+#include "table/table_view.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+Status PagedLayout::Open(const TableView* view) {
+  view_ = view;
+  // The meta block's checks (table_meta.h) bound the page count by the
+  // file; nothing else is read until a lookup needs it.
+  pages_ = view->meta().index_slots;
+  verified_.Reset(pages_);
+  SetSamples(view, 0);
+  return Status::OK();
+}
+
+uint64_t PagedLayout::HashOf(const Slice& user_key) const {
+  return view_->Hash(user_key);
+}
+
+Status PagedLayout::LoadIndex(const PageIndex** index) const {
+  std::lock_guard<std::mutex> lock(index_mu_);
+  *index = index_.load(std::memory_order_acquire);
+  if (*index != nullptr) return Status::OK();
+  const SectionHandle& h = view_->meta().block_table;
+  std::string buf;
+  Slice contents;
+  Status s = view_->file().ReadSection(h, kDirectoryPart, &buf, &contents);
+  if (s.ok()) {
+    s = page_index_.Init(std::move(buf), contents, pages_,
+                         view_->file_name(), h.offset);
+  }
+  if (!s.ok()) return s;
+  index_.store(&page_index_, std::memory_order_release);
+  *index = &page_index_;
+  return Status::OK();
+}
+
+Status PagedLayout::Damaged(uint64_t page, const std::string& what) const {
+  return CorruptionAt(view_->file_name(), kIndexPart,
+                      "page " + std::to_string(page) + ": " + what,
+                      page * kEntryPageBytes);
+}
+
+Status PagedLayout::ReadPages(uint64_t first, uint64_t count,
+                              std::string* buf, Slice* run) const {
+  if (first >= pages_ || count > pages_ - first) {
+    return Damaged(first, "out of range");
+  }
+  Status s = view_->file().ReadRange(first * kEntryPageBytes,
+                                     count * kEntryPageBytes, buf, run);
+  if (!s.ok()) return s;
+  const bool mmap = view_->mmap();
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint64_t page = first + i;
+    if (mmap && verified_.Test(page)) continue;
+    if (!EntryPage::CrcMatches(run->data() + i * kEntryPageBytes)) {
+      return Damaged(page, "checksum mismatch");
+    }
+    if (mmap) verified_.Set(page);
+  }
+  return Status::OK();
+}
+
+void PagedLayout::PrefetchHome(const Slice& user_key,
+                               uint64_t /*hash*/) const {
+  // Only with mmap, and once the index is in: a prefetch never reads.
+  const PageIndex* index = index_.load(std::memory_order_acquire);
+  uint64_t page = 0;
+  if (!view_->mmap() || index == nullptr || !index->Find(user_key, &page)) {
+    return;
+  }
+  // The tail: crc, n and tags in the last line, offsets before them.
+  const char* end =
+      view_->file().mapping().data() + (page + 1) * kEntryPageBytes;
+  __builtin_prefetch(end - 64);
+  __builtin_prefetch(end - 128);
+}
+
+Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
+                         std::string* buf, Slice* value, bool* found) const {
+  *found = false;
+  const PageIndex* index = nullptr;
+  Status s = Index(&index);
+  if (!s.ok()) return s;
+  uint64_t page = 0;
+  if (!index->Find(user_key, &page)) return Status::OK();
+  Slice run;
+  s = ReadPages(page, 1, buf, &run);
+  if (!s.ok()) return s;
+  EntryPage p;
+  if (!p.Parse(run.data())) return Damaged(page, "bad entry count");
+  const uint8_t tag = EntryPageTag(hash);
+  for (uint32_t i = 0; i < p.size(); ++i) {
+    if (p.tag(i) != tag) continue;
+    Slice key;
+    if (!p.Entry(i, &key, value)) {
+      return Damaged(page, "entry " + std::to_string(i) + " runs past its room");
+    }
+    if (key == user_key) {
+      *found = true;
+      return Status::OK();
+    }
+  }
+  return Status::OK();
+}
+
+Status PagedLayout::Get(const ParsedInternalKey& target, uint64_t hash,
+                        GetContext* get_context) const {
+  std::string buf;
+  Slice value;
+  bool found = false;
+  Status s = Find(target.user_key, hash, &buf, &value, &found);
+  if (!s.ok() || !found) return s;
+  // One entry per key, a compacted put: surfaced at the file's sequence.
+  const SequenceNumber seq = view_->Surfaced(0);
+  if (seq > target.sequence) return Status::OK();
+  Status read_status;
+  SaveEntry(get_context, ParsedInternalKey(target.user_key, seq, kTypeValue),
+            value, &read_status);
+  return read_status;
+}
+
+InternalIterator* PagedLayout::NewIterator(Arena* arena, bool compaction,
+                                           size_t readahead) const {
+  return NewIteratorIn<PagedIterator>(arena, this, compaction, readahead);
+}
+
+uint64_t PagedLayout::OffsetOf(const Slice& key) const {
+  const PageIndex* index = nullptr;
+  // An unreadable index gives no estimate; reads of it say why.
+  if (!Index(&index).ok()) return 0;
+  const uint64_t page = index->SeekPage(ExtractUserKey(key));
+  if (page >= pages_) return view_->meta().index.end_with_trailer();
+  return page * kEntryPageBytes;
+}
+
+Status PagedLayout::VerifyEntries(std::string* buf) const {
+  const PageIndex* index = nullptr;
+  Status s = Index(&index);
+  if (!s.ok()) return s;
+  const TableView& view = *view_;
+  // Read in runs, so a file is read at the disk's pace.
+  constexpr uint64_t kRun = 256;
+  uint64_t entries = 0;
+  std::string prev_last;
+  for (uint64_t first = 0; first < pages_; first += kRun) {
+    const uint64_t count = std::min(kRun, pages_ - first);
+    Slice run;
+    s = ReadPages(first, count, buf, &run);
+    if (!s.ok()) return s;
+    for (uint64_t i = 0; i < count; ++i) {
+      const uint64_t page = first + i;
+      EntryPage p;
+      if (!p.Parse(run.data() + i * kEntryPageBytes)) {
+        return Damaged(page, "bad entry count");
+      }
+      const char* why = nullptr;
+      if (!p.CheckAll(view.hash_function(), view.meta().hash_seed, &why)) {
+        return Damaged(page, why);
+      }
+      Slice first_key, last_key;
+      p.Key(0, &first_key);
+      p.Key(p.size() - 1, &last_key);
+      if (page > 0 && Slice(prev_last).compare(first_key) >= 0) {
+        return Damaged(page, "keys out of order with the page before");
+      }
+      uint64_t found = 0, found_last = 0;
+      if (!index->Find(first_key, &found) || found != page ||
+          !index->Find(last_key, &found_last) || found_last != page) {
+        return CorruptionAt(view.file_name(), kDirectoryPart,
+                            "does not find page " + std::to_string(page),
+                            view.meta().block_table.offset);
+      }
+      prev_last.assign(last_key.data(), last_key.size());
+      entries += p.size();
+    }
+  }
+  if (entries != view.meta().num_entries) {
+    return CorruptionAt(view.file_name(), kIndexPart,
+                        "entries differ from the meta block's", 0);
+  }
+  return Status::OK();
+}
+
+size_t PagedLayout::MemoryUsage() const {
+  const PageIndex* index = index_.load(std::memory_order_acquire);
+  // With mmap the index's bytes are the mapping's; its radix table is ours.
+  return sizeof(*this) + verified_.MemoryUsage() +
+         (index != nullptr ? index->MemoryUsage() : 0) + SamplesMemoryUsage();
+}
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE

@@ -1,0 +1,74 @@
+// The paged layout (format version 6, meta block flag kPagedLayout): a file
+// of compacted puts too long for an inline slot but each within a page,
+// under the bytewise comparator, keeps them in key order in pages of 4096
+// bytes (entry_page.h) from offset 0, and has no log and no hash index. A
+// page index (page_index.h) of one short separator a page says which page
+// holds a key, so a point lookup reads one page: from disk, one device
+// read; in memory, the page's tail and then the entry, in one page.
+//
+// Sections: the pages (the meta block's `index` handle, index_slots =
+// index_capacity = the page count), the page index (`block_table`), and an
+// empty sparse index: the page index serves Seek and ApproximateOffsetOf.
+// Each page holds its own checksum; a reader checks a page the first time
+// it reads it (with mmap; every time without). The page index is read and
+// checked at the first lookup, not at open: it grows with the pages.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <string>
+
+#include "table/layout.h"
+#include "table/page_index.h"
+#include "table/verified_bits.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+class PagedLayout : public Layout {
+ public:
+  static constexpr const char* kIndexPart = "pages";
+  static constexpr const char* kDirectoryPart = "page index";
+
+  Status Open(const TableView* view) override;
+  uint64_t HashOf(const Slice& user_key) const override;
+  void PrefetchHome(const Slice& user_key, uint64_t hash) const override;
+  Status Get(const ParsedInternalKey& target, uint64_t hash,
+             GetContext* get_context) const override;
+  InternalIterator* NewIterator(Arena* arena, bool compaction,
+                                size_t readahead) const override;
+  uint64_t OffsetOf(const Slice& internal_key) const override;
+  Status VerifyEntries(std::string* buf) const override;
+  size_t MemoryUsage() const override;
+  const PagedLayout* AsPaged() const override { return this; }
+
+  // The value of `user_key` (hash `hash`), if the file holds it: into
+  // `*value`, pointing into the mapping or `*buf`.
+  Status Find(const Slice& user_key, uint64_t hash, std::string* buf,
+              Slice* value, bool* found) const;
+  uint64_t pages() const { return pages_; }
+  // The page index, read and checked on the first call.
+  Status Index(const PageIndex** index) const {
+    *index = index_.load(std::memory_order_acquire);
+    return *index != nullptr ? Status::OK() : LoadIndex(index);
+  }
+  // Pages [first, first + count) in `*run`: in place with mmap, else read
+  // into `*buf`; each one's checksum checked (with mmap, once).
+  Status ReadPages(uint64_t first, uint64_t count, std::string* buf,
+                   Slice* run) const;
+  Status Damaged(uint64_t page, const std::string& what) const;
+  const TableView* view() const { return view_; }
+
+ private:
+  Status LoadIndex(const PageIndex** index) const;
+
+  const TableView* view_ = nullptr;
+  uint64_t pages_ = 0;
+  VerifiedBits verified_;
+  mutable std::mutex index_mu_;
+  mutable PageIndex page_index_;
+  mutable std::atomic<const PageIndex*> index_{nullptr};
+};
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE
