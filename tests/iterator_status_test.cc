@@ -24,8 +24,9 @@ TEST_P(IteratorStatusTest, SeekStartsAfresh) {
   const std::string bytes = BuildLayoutCase(&f, c, 11, SmallBlocks(), &m);
   const FileMap l = MapOf(&f);
   // Damage the first unit the entries lie in: log block 0, or the first
-  // page of slots.
-  const uint64_t at = c.is_inline ? l.meta.index.offset : l.blocks[0].file_offset;
+  // page of slots or of entries.
+  const uint64_t at = c.is_inline || c.paged ? l.meta.index.offset
+                                             : l.blocks[0].file_offset;
   f.Write(Flipped(bytes, at + 1));
 
   for (bool mmap : {false, true}) {

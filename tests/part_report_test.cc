@@ -1,5 +1,5 @@
 // What a corruption report names: a byte flipped in each part of a file of
-// each layout (log; inline in hash order; inline in key order) must be
+// each layout (log; inline in hash order; inline in key order; paged) must be
 // reported, by open or else by VerifyChecksum (what `rh_inspect verify`
 // prints), as Corruption naming that part as this layout calls it, at an
 // offset inside that part. A report that names another layout's part, or
@@ -51,7 +51,9 @@ TEST_P(PartReportTest, NamesThePartAndAnOffsetInIt) {
   Model m;
   const std::string bytes = BuildLayoutCase(&f, c, 7, opts, &m);
   const FileMap l = MapOf(&f);
-  if (!c.is_inline) {
+  if (c.paged) {
+    ASSERT_GT(l.meta.index_slots, 2u);  // pages
+  } else if (!c.is_inline) {
     ASSERT_GT(l.blocks.size(), 2u);
   }
 
@@ -89,8 +91,8 @@ TEST_P(PartReportTest, NamesThePartAndAnOffsetInIt) {
       }
     }
   }
-  // Every part of the layout was reached: log blocks or slots, their
-  // directory, sparse index, range deletions, filter, properties,
+  // Every part of the layout was reached: log blocks, slots or pages,
+  // their directory or index, sparse index, range deletions, filter, properties,
   // metaindex, meta block, footer.
   EXPECT_EQ(checked, static_cast<int>(parts.size()) * 3 * 2);
 }
