@@ -1,4 +1,5 @@
 #include "table/entry_page.h"
+#include "table/crc32c_fast.h"
 
 #include <cassert>
 #include <cstring>
@@ -40,7 +41,7 @@ void EntryPageBuilder::Finish(std::string* dst) {
   dst->append(tags_);
   PutFixed16(dst, static_cast<uint16_t>(n_));
   const uint32_t crc =
-      crc32c::Value(dst->data() + start, kEntryPageBytes - 4);
+      Crc32c(dst->data() + start, kEntryPageBytes - 4);
   PutFixed32(dst, crc32c::Mask(crc));
   assert(dst->size() == start + kEntryPageBytes);
   entries_.clear();
@@ -53,7 +54,7 @@ void EntryPageBuilder::Finish(std::string* dst) {
 bool EntryPage::CrcMatches(const char* page) {
   const uint32_t stored =
       crc32c::Unmask(DecodeFixed32(page + kEntryPageBytes - 4));
-  return stored == crc32c::Value(page, kEntryPageBytes - 4);
+  return stored == Crc32c(page, kEntryPageBytes - 4);
 }
 
 bool EntryPage::Parse(const char* page) {

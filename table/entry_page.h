@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "rocksdb/slice.h"
@@ -82,6 +83,16 @@ class EntryPage {
 
   uint32_t size() const { return n_; }
   uint8_t tag(uint32_t i) const { return static_cast<uint8_t>(tags_[i]); }
+  // The first entry from `from` on whose tag is `tag`; size() if none.
+  uint32_t FindTag(uint8_t tag, uint32_t from) const {
+    if (from >= n_) return n_;
+    const void* hit = memchr(tags_ + from, tag, n_ - from);
+    return hit == nullptr
+               ? n_
+               : static_cast<uint32_t>(static_cast<const char*>(hit) - tags_);
+  }
+  // Where entry `i` (< size()) starts in the page, as its tail says.
+  uint32_t OffsetOf(uint32_t i) const;
   // Entry `i` (< size()): false if its offset or lengths leave its room.
   bool Entry(uint32_t i, Slice* key, Slice* value) const;
   // Only the key of entry `i`.
@@ -104,7 +115,6 @@ class EntryPage {
   }
 
  private:
-  uint32_t OffsetOf(uint32_t i) const;
   const char* page_ = nullptr;
   const char* offsets_ = nullptr;
   const char* tags_ = nullptr;

@@ -1,4 +1,5 @@
 #include "table/inline_directory.h"
+#include "table/crc32c_fast.h"
 
 #include "table/robinhood_format.h"
 #include "util/coding.h"
@@ -26,7 +27,7 @@ void InlineDirectory::EncodeTo(std::string* dst) const {
   PutFixed32(dst, order_width);
   if (key_ordered) model.EncodeTo(dst);
   if (crcs_in_pages()) {
-    PutFixed32(dst, crc32c::Mask(crc32c::Value(dst->data() + start,
+    PutFixed32(dst, crc32c::Mask(Crc32c(dst->data() + start,
                                                dst->size() - start)));
   } else {
     dst->append(page_crcs.data(), page_crcs.size());
@@ -107,7 +108,7 @@ Status InlineDirectory::DecodeFrom(const Slice& in, const TableMeta& meta,
     if (rest.size() < 4) return bad("head", "no room for its CRC");
     const size_t covered = rest.data() - in.data();
     const uint32_t want = crc32c::Unmask(DecodeFixed32(rest.data()));
-    if (crc32c::Value(in.data(), covered) != want) {
+    if (Crc32c(in.data(), covered) != want) {
       return bad("head", "checksum mismatch");
     }
     rest.remove_prefix(4);

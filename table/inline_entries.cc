@@ -1,4 +1,5 @@
 #include "table/inline_entries.h"
+#include "table/crc32c_fast.h"
 
 #include <cassert>
 #include <algorithm>
@@ -176,8 +177,8 @@ Status InlineEntryBuffer::WriteSlots(const Sink& sink, uint32_t* crc) {
   auto flush = [&]() {
     // A full page is padded to its stride; each ends with its CRC.
     if (next % page_slots == 0) page.resize(paging.stride - 4, '\0');
-    PutFixed32(&page, crc32c::Mask(crc32c::Value(page.data(), page.size())));
-    all = crc32c::Extend(all, page.data(), page.size());
+    PutFixed32(&page, crc32c::Mask(Crc32c(page.data(), page.size())));
+    all = Crc32cExtend(all, page.data(), page.size());
     if (s.ok()) s = sink(page);
     page.clear();
   };

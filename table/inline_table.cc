@@ -1,4 +1,5 @@
 #include "table/inline_table.h"
+#include "table/crc32c_fast.h"
 
 #include <algorithm>
 #include <cassert>
@@ -192,7 +193,7 @@ Status InlineTable::VerifyPage(uint64_t page, const char* bytes) const {
   } else {
     want = crc32c::Unmask(DecodeFixed32(crcs_ + page * 4));
   }
-  if (crc32c::Value(bytes, covered) != want) {
+  if (Crc32c(bytes, covered) != want) {
     return Damaged("checksum mismatch in page " + std::to_string(page), first);
   }
   return Status::OK();

@@ -55,7 +55,8 @@ class Layout {
   virtual void PrefetchHome(const Slice& user_key, uint64_t hash) const = 0;
   // MultiGet's second pass, once every key's home is on its way: brings in
   // what the lookup reads after its home, if the layout can know it.
-  virtual void PrefetchAfterHome(uint64_t /*hash*/) const {}
+  virtual void PrefetchAfterHome(const Slice& /*user_key*/,
+                                 uint64_t /*hash*/) const {}
   // The entries of `target`'s user key visible at its sequence number,
   // newest first, into `get_context`.
   virtual Status Get(const ParsedInternalKey& target, uint64_t hash,

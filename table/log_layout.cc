@@ -40,7 +40,8 @@ uint64_t LogLayout::HashOf(const Slice& user_key) const {
   return view_->Hash(user_key);
 }
 
-void LogLayout::PrefetchAfterHome(uint64_t hash) const {
+void LogLayout::PrefetchAfterHome(const Slice& /*user_key*/,
+                                  uint64_t hash) const {
   // With mmap the first candidate entry is addressable: bring it in too.
   if (!view_->mmap()) return;
   const uint64_t log_bytes = view_->meta().log_logical_bytes;

@@ -29,7 +29,7 @@ class LogLayout : public Layout {
   void PrefetchHome(const Slice& /*user_key*/, uint64_t hash) const override {
     index_.PrefetchHome(hash);
   }
-  void PrefetchAfterHome(uint64_t hash) const override;
+  void PrefetchAfterHome(const Slice& user_key, uint64_t hash) const override;
   Status Get(const ParsedInternalKey& target, uint64_t hash,
              GetContext* get_context) const override;
   InternalIterator* NewIterator(Arena* arena, bool compaction,

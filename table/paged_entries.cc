@@ -1,4 +1,5 @@
 #include "table/paged_entries.h"
+#include "table/crc32c_fast.h"
 
 #include <cassert>
 
@@ -59,7 +60,7 @@ Status PagedEntryBuffer::Write(const Sink& sink, uint32_t* crc,
   Status s;
   for (std::string& chunk : chunks_) {
     if (s.ok()) {
-      *crc = crc32c::Extend(*crc, chunk.data(), chunk.size());
+      *crc = Crc32cExtend(*crc, chunk.data(), chunk.size());
       s = sink(chunk);
     }
     std::string().swap(chunk);

@@ -67,19 +67,35 @@ Status PagedLayout::ReadPages(uint64_t first, uint64_t count,
   return Status::OK();
 }
 
-void PagedLayout::PrefetchHome(const Slice& user_key,
-                               uint64_t /*hash*/) const {
-  // Only with mmap, and once the index is in: a prefetch never reads.
+const char* PagedLayout::MappedPageOf(const Slice& user_key) const {
+  // A prefetch never reads: only with mmap, once the index is in.
   const PageIndex* index = index_.load(std::memory_order_acquire);
   uint64_t page = 0;
   if (!view_->mmap() || index == nullptr || !index->Find(user_key, &page)) {
-    return;
+    return nullptr;
   }
+  return view_->file().mapping().data() + page * kEntryPageBytes;
+}
+
+void PagedLayout::PrefetchHome(const Slice& user_key,
+                               uint64_t /*hash*/) const {
+  const char* page = MappedPageOf(user_key);
+  if (page == nullptr) return;
   // The tail: crc, n and tags in the last line, offsets before them.
-  const char* end =
-      view_->file().mapping().data() + (page + 1) * kEntryPageBytes;
-  __builtin_prefetch(end - 64);
-  __builtin_prefetch(end - 128);
+  __builtin_prefetch(page + kEntryPageBytes - 64);
+  __builtin_prefetch(page + kEntryPageBytes - 128);
+}
+
+void PagedLayout::PrefetchAfterHome(const Slice& user_key,
+                                    uint64_t hash) const {
+  const char* page = MappedPageOf(user_key);
+  if (page == nullptr) return;
+  // Unchecked bytes: the page is checked when the lookup reads it; a hint
+  // that lands anywhere in the page costs nothing but the hint.
+  EntryPage p;
+  if (!p.Parse(page)) return;
+  const uint32_t i = p.FindTag(EntryPageTag(hash), 0);
+  if (i < p.size()) __builtin_prefetch(page + p.OffsetOf(i) % kEntryPageBytes);
 }
 
 Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
@@ -96,8 +112,8 @@ Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
   EntryPage p;
   if (!p.Parse(run.data())) return Damaged(page, "bad entry count");
   const uint8_t tag = EntryPageTag(hash);
-  for (uint32_t i = 0; i < p.size(); ++i) {
-    if (p.tag(i) != tag) continue;
+  for (uint32_t i = p.FindTag(tag, 0); i < p.size();
+       i = p.FindTag(tag, i + 1)) {
     Slice key;
     if (!p.Entry(i, &key, value)) {
       return Damaged(page, "entry " + std::to_string(i) + " runs past its room");

@@ -33,6 +33,8 @@ class PagedLayout : public Layout {
   Status Open(const TableView* view) override;
   uint64_t HashOf(const Slice& user_key) const override;
   void PrefetchHome(const Slice& user_key, uint64_t hash) const override;
+  // The entry whose tag matches, now that the page's tail is on its way.
+  void PrefetchAfterHome(const Slice& user_key, uint64_t hash) const override;
   Status Get(const ParsedInternalKey& target, uint64_t hash,
              GetContext* get_context) const override;
   InternalIterator* NewIterator(Arena* arena, bool compaction,
@@ -61,6 +63,9 @@ class PagedLayout : public Layout {
 
  private:
   Status LoadIndex(const PageIndex** index) const;
+  // With mmap and the index read: the mapped page that may hold
+  // `user_key`, or null. Reads nothing of the file, checks nothing.
+  const char* MappedPageOf(const Slice& user_key) const;
 
   const TableView* view_ = nullptr;
   uint64_t pages_ = 0;

@@ -1,4 +1,5 @@
 #include "table/robinhood_format.h"
+#include "table/crc32c_fast.h"
 
 #include "util/coding.h"
 #include "util/crc32c.h"
@@ -36,14 +37,14 @@ const CorruptionRecord* CorruptionFields(const Status& s) {
 void AppendTrailerFromCrc(uint32_t contents_crc, CompressionType type,
                           std::string* dst) {
   char type_byte = static_cast<char>(type);
-  uint32_t crc = crc32c::Extend(contents_crc, &type_byte, 1);
+  uint32_t crc = Crc32cExtend(contents_crc, &type_byte, 1);
   dst->push_back(type_byte);
   PutFixed32(dst, crc32c::Mask(crc));
 }
 
 void AppendTrailer(const Slice& contents, CompressionType type,
                    std::string* dst) {
-  AppendTrailerFromCrc(crc32c::Value(contents.data(), contents.size()), type,
+  AppendTrailerFromCrc(Crc32c(contents.data(), contents.size()), type,
                        dst);
 }
 
@@ -51,8 +52,8 @@ Status VerifyTrailer(const Slice& contents, const char* trailer,
                      const std::string& file, const char* what,
                      uint64_t offset) {
   uint32_t expected = crc32c::Unmask(DecodeFixed32(trailer + 1));
-  uint32_t actual = crc32c::Extend(
-      crc32c::Value(contents.data(), contents.size()), trailer, 1);
+  uint32_t actual = Crc32cExtend(
+      Crc32c(contents.data(), contents.size()), trailer, 1);
   if (actual != expected) {
     return CorruptionAt(file, what, "checksum mismatch", offset);
   }

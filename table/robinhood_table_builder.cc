@@ -1,4 +1,5 @@
 #include "table/robinhood_table_builder.h"
+#include "table/crc32c_fast.h"
 
 #include <algorithm>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include "table/log_entry.h"
 #include "table/meta_blocks.h"
 #include "util/coding.h"
+#include "table/robinhood_compress.h"
 #include "util/compression.h"
 #include "util/crc32c.h"
 
@@ -25,7 +27,8 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
       hash_(hash),
       log_(options.log_block_size, tbo.compression_type, tbo.compression_opts,
            [this](const Slice& data) { Append(data); }),
-      paging_(options.page_layout && IsBytewise(ucmp_)) {
+      paging_(options.page_layout && IsBytewise(ucmp_)),
+      compression_opts_(tbo.compression_opts) {
   // `tbo` lives only as long as this call: take what Finish needs now.
   for (auto& factory : *compat::FactoriesOf(tbo)) {
     // A factory may decline to collect for this file (RocksDB 8.10 made
@@ -161,6 +164,9 @@ void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
   last_packed_ = PackSequenceAndType(ikey.sequence, ikey.type);
   point_entries_++;
   const bool compacted_put = ikey.sequence == 0 && ikey.type == kTypeValue;
+  if (compacted_put && paging_ && !paging_decided_) {
+    ProbeCompression(ikey.user_key, value);
+  }
   if (inline_ != nullptr) {
     if (compacted_put && inline_->Fits(ikey.user_key.size(), value.size())) {
       // Samples for Seek, at positions in key order (inline_table.h).
@@ -229,6 +235,35 @@ void RobinHoodTableBuilder::AppendToLog(const ParsedInternalKey& ikey,
   }
 }
 
+void RobinHoodTableBuilder::ProbeCompression(const Slice& key,
+                                             const Slice& value) {
+  if (log_.compression() == kNoCompression) {
+    paging_decided_ = true;
+    return;
+  }
+  if (key.size() + value.size() > 0) {
+    probe_.append(key.data(), key.size());
+    probe_.append(value.data(), value.size());
+  }
+  if (probe_.size() >= kCompressionProbeBytes) DecideOnPages();
+}
+
+void RobinHoodTableBuilder::DecideOnPages() {
+  if (paging_decided_) return;
+  paging_decided_ = true;
+  std::string compressed;
+  // Pages are read in place and never compressed. Where the codec would
+  // save an eighth of the first entries, as it must for a log block to be
+  // stored compressed, the file keeps the log and its compressed blocks.
+  if (log_.compression() != kNoCompression && !probe_.empty() &&
+      Compress(log_.compression(), compression_opts_, probe_, &compressed) &&
+      compressed.size() < probe_.size() - probe_.size() / 8) {
+    paging_ = false;
+    if (paged_ != nullptr) SpillToLog();
+  }
+  std::string().swap(probe_);
+}
+
 void RobinHoodTableBuilder::PageInline() {
   TrackMemory();
   std::unique_ptr<InlineEntryBuffer> waiting = std::move(inline_);
@@ -273,6 +308,7 @@ void RobinHoodTableBuilder::TrackMemory() {
                                             sparse_.MemoryUsage() +
                                             log_.block_table().MemoryUsage() +
                                             range_dels_.capacity() +
+                                            probe_.capacity() +
                                             last_user_key_.capacity() +
                                             (filter_ ? filter_->MemoryUsage()
                                                      : 0));
@@ -295,7 +331,7 @@ void RobinHoodTableBuilder::WriteIndex(IndexGeometry* geometry,
   Status s = index_.Finish(
       options_.load_factor, log_.next_address(),
       [&](const Slice& slots) {
-        crc = crc32c::Extend(crc, slots.data(), slots.size());
+        crc = Crc32cExtend(crc, slots.data(), slots.size());
         Append(slots);
         return status_;
       },
@@ -335,7 +371,8 @@ void RobinHoodTableBuilder::WriteProperties(const IndexGeometry& geo,
   if (inline_layout) {
     user[P::kSlotOrder] = inline_->key_order() != nullptr ? "key" : "hash";
   }
-  user[P::kDistinctKeys] = std::to_string(geo.keys);
+  user[P::kDistinctKeys] =
+      std::to_string(meta.is_paged() ? meta.num_keys : geo.keys);
   user[P::kBuilderPeakBytes] = std::to_string(peak_memory_);
 
   PropertyBlockBuilder builder;
@@ -368,13 +405,17 @@ Status RobinHoodTableBuilder::Finish() {
          inline_->Plan(load, hash_, options_.hash_seed, &geo))) {
       TrackMemory();
       WriteInline(geo, &meta);
-    } else if (inline_->size() > 0 && paging_) {
-      // Entries that fit a slot fit a page.
-      PageInline();
     } else {
-      SpillToLog();
+      // Entries that fit a slot fit a page, if pages may be taken.
+      if (paging_) DecideOnPages();
+      if (inline_->size() > 0 && paging_) {
+        PageInline();
+      } else {
+        SpillToLog();
+      }
     }
   }
+  if (paged_ != nullptr && ok()) DecideOnPages();  // may spill to the log
   if (paged_ != nullptr && ok()) {
     // The radix table and the separator ends are 32-bit (page_index.h).
     if (paged_->size() > 0 && paged_->pages() < UINT32_MAX &&
@@ -433,7 +474,7 @@ Status RobinHoodTableBuilder::Finish() {
   const SectionHandle meta_handle{offset_, TableMeta::kEncodedLength};
   const std::string footer =
       EncodeFooter(meta.metaindex, meta_handle, meta.format_version);
-  meta.footer_crc = crc32c::Mask(crc32c::Value(footer.data(), footer.size()));
+  meta.footer_crc = crc32c::Mask(Crc32c(footer.data(), footer.size()));
   std::string encoded;
   meta.EncodeTo(&encoded);
   SectionHandle written;

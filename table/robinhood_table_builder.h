@@ -84,6 +84,13 @@ class RobinHoodTableBuilder : public TableBuilder {
   bool FitsPages(const Slice& key, const Slice& value) const {
     return paging_ && PagedEntryBuffer::Fits(key, value);
   }
+  // Keeps the first kCompressionProbeBytes of compacted puts' keys and
+  // values, then DecideOnPages.
+  void ProbeCompression(const Slice& key, const Slice& value);
+  // Whether pages may be taken: not where the column family's codec would
+  // save an eighth of the probe (pages are never compressed); spills the
+  // pages to the log if not. Once.
+  void DecideOnPages();
   // Moves the entries waiting for the inline layout to the paged one.
   void PageInline();
   // Sends the entries waiting for the inline or paged layout to the log.
@@ -122,7 +129,11 @@ class RobinHoodTableBuilder : public TableBuilder {
   HashIndexBuilder index_;
   std::unique_ptr<InlineEntryBuffer> inline_;  // null once pages or the log are
   std::unique_ptr<PagedEntryBuffer> paged_;    // waiting for pages
-  const bool paging_;  // whether the paged layout may be chosen
+  bool paging_;  // whether the paged layout may be chosen
+  bool paging_decided_ = false;  // whether compression ruled on it
+  static constexpr size_t kCompressionProbeBytes = 64 << 10;
+  std::string probe_;
+  const CompressionOptions compression_opts_;
   uint64_t paged_entry_bytes_ = 0;  // a paged file's, for its fill
   std::unique_ptr<FilterSectionBuilder> filter_;  // null: no filter
   SparseIndexBuilder sparse_;

@@ -163,9 +163,10 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
     hashes[n] = layout_->HashOf(user_key);
     layout_->PrefetchHome(user_key, hashes[n]);
   }
-  for (size_t i = 0; i < n; ++i) {
-    if (filtered && !may_match[i]) continue;
-    layout_->PrefetchAfterHome(hashes[i]);
+  size_t j = 0;
+  for (auto it = range->begin(); it != range->end(); ++it, ++j) {
+    if (filtered && !may_match[j]) continue;
+    layout_->PrefetchAfterHome(ExtractUserKey(it->ikey), hashes[j]);
   }
   size_t i = 0;
   for (auto it = range->begin(); it != range->end(); ++it, ++i) {

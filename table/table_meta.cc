@@ -1,4 +1,5 @@
 #include "table/table_meta.h"
+#include "table/crc32c_fast.h"
 
 #include "rocksdb/table.h"
 #include "table/entry_page.h"
@@ -276,7 +277,7 @@ Status ReadTableTail(const SectionReader& file, TableTail* tail) {
                         file_size - 12);
   }
   if (crc32c::Unmask(meta.footer_crc) !=
-      crc32c::Value(footer_bytes.data(), footer_bytes.size())) {
+      Crc32c(footer_bytes.data(), footer_bytes.size())) {
     return CorruptionAt(fname, "footer", "checksum mismatch", footer_offset);
   }
   if (meta.metaindex.offset != footer.metaindex.offset ||

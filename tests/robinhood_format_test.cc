@@ -3,8 +3,10 @@
 // block's 180 bytes and the footer, and the one shape of corruption errors.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 
+#include "table/crc32c_fast.h"
 #include "table/robinhood_format.h"
 #include "table/table_meta.h"
 #include "tests/test_util.h"
@@ -239,6 +241,30 @@ TEST(FormatTest, FooterBytes) {
   EXPECT_EQ(Hex(f.substr(kFooterSize - 12, 4)), "03004852");
   EXPECT_EQ(DecodeFixed64(&f[kFooterSize - 8]), kMagicNumber);
   EXPECT_EQ(f.substr(kFooterSize - 8), "rh-table");
+}
+
+// The checksum every part of a file carries: RocksDB's CRC32C bit for bit,
+// whichever way this CPU computes it, at every length and alignment, and
+// continued across pieces.
+TEST(FormatTest, Crc32cIsRocksDBs) {
+  std::mt19937_64 rng(5);
+  std::string buf(5000, '\0');
+  for (char& c : buf) c = static_cast<char>(rng());
+  for (size_t start = 0; start < 9; ++start) {
+    for (size_t n : {0, 1, 7, 8, 9, 15, 16, 63, 64, 100, 4092, 4096, 4980}) {
+      const char* p = buf.data() + start;
+      ASSERT_EQ(Crc32c(p, n), crc32c::Value(p, n)) << start << " " << n;
+      const uint32_t seed = static_cast<uint32_t>(rng());
+      ASSERT_EQ(Crc32cExtend(seed, p, n), crc32c::Extend(seed, p, n));
+      const size_t cut = n / 3;
+      ASSERT_EQ(Crc32cExtend(Crc32c(p, cut), p + cut, n - cut),
+                crc32c::Value(p, n));
+    }
+  }
+  // The standard check value of "123456789".
+  EXPECT_EQ(Crc32c("123456789", 9), 0xe3069283u);
+  printf("CRC32C by %s\n", Crc32cIsHardware() ? "the CPU's instruction"
+                                               : "RocksDB's portable code");
 }
 
 }  // namespace

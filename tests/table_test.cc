@@ -499,8 +499,10 @@ const Param kParams[] = {
      &KeyHash, kNoCompression, true, "paged", 0, true, "", kHashOrder, true},
     {"paged_bloom", 3000, 8, 32, 100, 100, 1, false, 0.85, 4096, 16,
      &KeyHash, kNoCompression, true, "paged", 0, true, "bloomfilter:10"},
-    {"paged_snappy", 3000, 8, 32, 100, 300, 1, false, 0.85, 1024, 8,
-     &KeyHash, kSnappyCompression, true, "paged"},
+    // Pages are never compressed: a compressing column family keeps the
+    // log, whose blocks compress.
+    {"paged_snappy_takes_the_log", 3000, 8, 32, 100, 300, 1, false, 0.85,
+     1024, 8, &KeyHash, kSnappyCompression, true, "log"},
     {"paged_past_a_page", 60, 4, 8, 5000, 40000, 1, false, 0.85, 1024, 16,
      &KeyHash, kNoCompression, true, "log"},
     {"paged_off", 3000, 8, 32, 100, 100, 1, false, 0.85, 4096, 16, &KeyHash,
@@ -677,6 +679,41 @@ TEST(TableTest, OverheadOfPages) {
   EXPECT_LE(meta.block_table.size, 304u * (12 + 16) + 64);
   // Properties, meta block and footer: a few KiB.
   EXPECT_LE(h.FileSize(), meta.index.size + meta.block_table.size + 8192);
+}
+
+// Pages are never compressed: with a codec, a file takes them only where
+// its first entries would not compress by an eighth (as a log block is then
+// stored raw); compressible entries keep the log and its compressed blocks.
+TEST(TableTest, CompressibleEntriesKeepTheLog) {
+  if (!CanCompress(kSnappyCompression)) GTEST_SKIP() << "no snappy";
+  std::mt19937_64 rng(3);
+  for (bool compressible : {false, true}) {
+    SCOPED_TRACE(compressible ? "compressible" : "random bytes");
+    Harness h(true);
+    Entries entries;
+    for (int i = 0; i < 3000; ++i) {
+      char k[17];
+      snprintf(k, sizeof(k), "%016d", i);
+      std::string v(100, 'a');
+      if (!compressible) {
+        for (char& c : v) c = static_cast<char>(rng());
+      }
+      entries.emplace_back(IKey(k, 0, kTypeValue), v);
+    }
+    ASSERT_OK(h.Build(entries, RobinHoodTableOptions(), &KeyHash, nullptr,
+                      kSnappyCompression));
+    std::unique_ptr<TableReader> t;
+    ASSERT_OK(h.Open(&t));
+    EXPECT_EQ(t->GetTableProperties()->user_collected_properties.at(
+                  RobinHoodTablePropertyNames::kLayout),
+              compressible ? "log" : "paged");
+    for (int i = 0; i < 3000; i += 101) {
+      ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), entries,
+                                       ExtractUserKey(entries[i].first)
+                                           .ToString(),
+                                       kMaxSequenceNumber));
+    }
+  }
 }
 
 // ApproximateOffsetOf (and ApproximateSize, which RocksDB uses to split
