@@ -30,13 +30,7 @@ Status InlineLayout::Get(const ParsedInternalKey& target, uint64_t hash,
   Status s =
       table_.Find(target.user_key, hash, kVerifyReads, &buf, &value, &found);
   if (!s.ok() || !found) return s;
-  // One entry per key, a compacted put: surfaced at the file's sequence.
-  const SequenceNumber seq = view_->Surfaced(0);
-  if (seq > target.sequence) return Status::OK();
-  Status read_status;
-  SaveEntry(get_context, ParsedInternalKey(target.user_key, seq, kTypeValue),
-            value, &read_status);
-  return read_status;
+  return SaveCompactedPut(*view_, target, value, get_context);
 }
 
 InternalIterator* InlineLayout::NewIterator(Arena* arena, bool compaction,

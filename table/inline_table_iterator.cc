@@ -177,13 +177,7 @@ void InlineTableIterator::Seek(const Slice& target) {
 }
 
 void InlineTableIterator::SeekForPrev(const Slice& target) {
-  Seek(target);  // which starts afresh
-  if (!status_.ok()) return;
-  if (!valid_) {
-    SeekToLast();
-  } else if (table_->icmp().Compare(key_, target) > 0) {
-    Prev();
-  }
+  SeekForPrevBySeek(target, table_->icmp());
 }
 
 void InlineTableIterator::Next() {

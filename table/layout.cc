@@ -35,6 +35,17 @@ bool Layout::SaveEntry(GetContext* get_context, const ParsedInternalKey& key,
   return compat::SaveValue(get_context, key, value, &matched, s);
 }
 
+Status Layout::SaveCompactedPut(const TableView& view,
+                                const ParsedInternalKey& target,
+                                const Slice& value, GetContext* get_context) {
+  const SequenceNumber seq = view.Surfaced(0);
+  if (seq > target.sequence) return Status::OK();
+  Status read_status;
+  SaveEntry(get_context, ParsedInternalKey(target.user_key, seq, kTypeValue),
+            value, &read_status);
+  return read_status;
+}
+
 namespace {
 template <typename L>
 std::unique_ptr<Layout> Make() {

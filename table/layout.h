@@ -96,6 +96,12 @@ class Layout {
   // operator fails, on RocksDB 9.1 on; earlier hosts mark the context).
   static bool SaveEntry(GetContext* get_context, const ParsedInternalKey& key,
                         const Slice& value, Status* s);
+  // Hands a compacted put of `target`'s user key with `value` (the one
+  // entry of its key in an inline or paged file) to `get_context`, at the
+  // sequence number `view`'s file surfaces it with, if `target` sees it.
+  static Status SaveCompactedPut(const TableView& view,
+                                 const ParsedInternalKey& target,
+                                 const Slice& value, GetContext* get_context);
   // Where Samples finds the sparse index of `view`'s file, whose
   // addresses must lie below `address_limit`. Reads nothing.
   void SetSamples(const TableView* view, uint64_t address_limit) {

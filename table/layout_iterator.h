@@ -15,6 +15,7 @@
 #include <string>
 #include <utility>
 
+#include "db/dbformat.h"
 #include "db/pinned_iterators_manager.h"
 #include "memory/arena.h"
 #include "table/internal_iterator.h"
@@ -43,6 +44,18 @@ class LayoutIterator : public InternalIterator {
   }
 
  protected:
+  // SeekForPrev as a Seek and at most one step back (or the last entry),
+  // for iterators whose entries are one a user key.
+  void SeekForPrevBySeek(const Slice& target,
+                         const InternalKeyComparator& icmp) {
+    Seek(target);  // which starts afresh
+    if (!status_.ok()) return;
+    if (!valid_) {
+      SeekToLast();
+    } else if (icmp.Compare(key_, target) > 0) {
+      Prev();
+    }
+  }
   // The start of every positioning call: the status contract above.
   void StartPositioning() {
     valid_ = false;

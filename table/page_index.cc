@@ -124,13 +124,14 @@ Status PageIndex::Init(std::string&& buf, const Slice& contents,
   }
   // The radix table: over the leading bits after those the first and
   // last keys' prefixes share (every key of the file shares them too),
-  // about one bucket per page.
+  // two to four buckets a page, so that evenly spread keys find their
+  // page's bucket holding it alone and search nothing.
   const uint64_t lo = PrefixAt(0), hi = KeyPrefix64(last_);
   radix_shift_ = lo == hi ? 0 : static_cast<uint32_t>(__builtin_clzll(lo ^ hi));
   radix_bits_ = 0;
   if (lo != hi) {
     while (radix_bits_ < 24 && radix_bits_ < 64 - radix_shift_ &&
-           (uint64_t{2} << radix_bits_) <= count) {
+           (uint64_t{1} << radix_bits_) < 2 * uint64_t{count}) {
       radix_bits_++;
     }
   }

@@ -17,8 +17,8 @@
 //
 // A lookup compares 64-bit prefixes, and whole separators only where the
 // prefixes tie. At first use a reader builds a radix table over the
-// prefixes' leading bits (4 bytes per page at most), so the search is over
-// the few pages that share them.
+// prefixes' leading bits (2 to 4 buckets of 4 bytes a page), so the search
+// is over the few pages that share them, usually none or one.
 #pragma once
 
 #include <cstdint>

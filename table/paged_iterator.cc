@@ -99,13 +99,7 @@ void PagedIterator::Seek(const Slice& target) {
 }
 
 void PagedIterator::SeekForPrev(const Slice& target) {
-  Seek(target);  // which starts afresh
-  if (!status_.ok()) return;
-  if (!valid_) {
-    SeekToLast();
-  } else if (view_->icmp().Compare(key_, target) > 0) {
-    Prev();
-  }
+  SeekForPrevBySeek(target, view_->icmp());
 }
 
 void PagedIterator::Next() {

@@ -106,6 +106,13 @@ Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
   if (!s.ok()) return s;
   uint64_t page = 0;
   if (!index->Find(user_key, &page)) return Status::OK();
+  if (view_->mmap()) {
+    // The tail's last two lines (n and tags, the offsets before them) at
+    // once, not one after the other.
+    const char* end =
+        view_->file().mapping().data() + (page + 1) * kEntryPageBytes;
+    __builtin_prefetch(end - 128);
+  }
   Slice run;
   s = ReadPages(page, 1, buf, &run);
   if (!s.ok()) return s;
@@ -133,13 +140,7 @@ Status PagedLayout::Get(const ParsedInternalKey& target, uint64_t hash,
   bool found = false;
   Status s = Find(target.user_key, hash, &buf, &value, &found);
   if (!s.ok() || !found) return s;
-  // One entry per key, a compacted put: surfaced at the file's sequence.
-  const SequenceNumber seq = view_->Surfaced(0);
-  if (seq > target.sequence) return Status::OK();
-  Status read_status;
-  SaveEntry(get_context, ParsedInternalKey(target.user_key, seq, kTypeValue),
-            value, &read_status);
-  return read_status;
+  return SaveCompactedPut(*view_, target, value, get_context);
 }
 
 InternalIterator* PagedLayout::NewIterator(Arena* arena, bool compaction,

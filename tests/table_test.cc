@@ -628,16 +628,22 @@ TEST(TableTest, RocksDBReadsOurProperties) {
   EXPECT_EQ(props->raw_key_size, raw_keys);
 }
 
-TEST(TableTest, OverheadOfCompactedPuts) {
-  // Sequence 0 puts of 16-byte keys and 100-byte values: 3 bytes an entry
-  // in the log (the format's bound), plus block trailers.
-  Harness h(false);
+// 10,000 compacted puts of 16-byte keys and 100-byte values.
+Entries SixteenByteKeysHundredByteValues() {
   Entries entries;
   for (int i = 0; i < 10000; ++i) {
     char k[17];
     snprintf(k, sizeof(k), "%016d", i);
     entries.emplace_back(IKey(k, 0, kTypeValue), std::string(100, 'x'));
   }
+  return entries;
+}
+
+TEST(TableTest, OverheadOfCompactedPuts) {
+  // Sequence 0 puts of 16-byte keys and 100-byte values: 3 bytes an entry
+  // in the log (the format's bound), plus block trailers.
+  Harness h(false);
+  const Entries entries = SixteenByteKeysHundredByteValues();
   RobinHoodTableOptions log_only;
   log_only.page_layout = false;
   ASSERT_OK(h.Build(entries, log_only));
@@ -656,12 +662,7 @@ TEST(TableTest, OverheadOfPages) {
   // The same entries in pages: 118 bytes each and 3 in the page's tail,
   // so (4096 - 6) / 121 = 33 a page, 304 pages: 5.5% over the entries.
   Harness h(false);
-  Entries entries;
-  for (int i = 0; i < 10000; ++i) {
-    char k[17];
-    snprintf(k, sizeof(k), "%016d", i);
-    entries.emplace_back(IKey(k, 0, kTypeValue), std::string(100, 'x'));
-  }
+  const Entries entries = SixteenByteKeysHundredByteValues();
   size_t peak = 0;
   ASSERT_OK(h.Build(entries, RobinHoodTableOptions(), &KeyHash, &peak));
   std::unique_ptr<TableReader> table;

@@ -89,11 +89,13 @@ struct RobinHoodTableOptions {
   // The paged layout (docs/format.md): a file of compacted puts that is
   // not inline (an entry too long for a slot), whose every entry fits a
   // page of 4096 bytes (about 4 KiB of key and value), under the bytewise
-  // comparator and without compression (pages are read in place), keeps
-  // its entries in key order in pages, with a page index of one short key
-  // a page in place of the hash index and the log. A lookup reads one
-  // page; the file takes about the bytes of the entries. Such files are
-  // format version 6. false: such files keep the log layout.
+  // comparator, keeps its entries in key order in pages, with a page index
+  // of one short key a page in place of the hash index and the log. A
+  // lookup reads one page; the file takes about the bytes of the entries.
+  // Pages are never compressed: where the column family has a codec that
+  // would save an eighth of a file's first 64 KiB of entries, the file
+  // keeps the log layout and its compressed blocks. Such files are format
+  // version 6. false: such files keep the log layout.
   bool page_layout = true;
 
   // A filter over each file's keys, built by RocksDB's own filter code and
