@@ -9,12 +9,12 @@
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
-uint64_t KeyPrefix64(const Slice& rest) {
-  unsigned char b[8] = {0};
-  memcpy(b, rest.data(), std::min<size_t>(8, rest.size()));
-  uint64_t v = 0;
-  for (unsigned char c : b) v = (v << 8) | c;
-  return v;
+uint64_t KeyPrefix(const Slice& rest) {
+  unsigned char b[4] = {0};
+  memcpy(b, rest.data(), std::min<size_t>(4, rest.size()));
+  const uint32_t v = (uint32_t{b[0]} << 24) | (uint32_t{b[1]} << 16) |
+                     (uint32_t{b[2]} << 8) | b[3];
+  return uint64_t{v} << 32;
 }
 
 namespace {
@@ -56,7 +56,7 @@ std::string PageIndexBuilder::Finish(const Slice& last_key) const {
     // Every key of the file, separators included, begins with the c
     // bytes its first and last keys share.
     const Slice rest(s.data() + c, s.size() - c);
-    PutFixed64(&out, KeyPrefix64(rest));
+    PutFixed32(&out, static_cast<uint32_t>(KeyPrefix(rest) >> 32));
     bytes.append(rest.data(), rest.size());
     PutFixed32(&ends, static_cast<uint32_t>(bytes.size()));
   }
@@ -66,7 +66,7 @@ std::string PageIndexBuilder::Finish(const Slice& last_key) const {
 }
 
 uint64_t PageIndex::PrefixAt(uint64_t i) const {
-  return DecodeFixed64(prefixes_ + 8 * i);
+  return uint64_t{DecodeFixed32(prefixes_ + 4 * i)} << 32;
 }
 
 Slice PageIndex::SeparatorAt(uint64_t i) const {
@@ -97,11 +97,11 @@ Status PageIndex::Init(std::string&& buf, const Slice& contents,
       !GetLengthPrefixedSlice(&in, &last_)) {
     return bad("truncated");
   }
-  if (in.size() / 12 < count) return bad("truncated");
+  if (in.size() / 8 < count) return bad("truncated");
   prefixes_ = in.data();
-  ends_ = prefixes_ + 8 * uint64_t{count};
+  ends_ = prefixes_ + 4 * uint64_t{count};
   separators_ = ends_ + 4 * uint64_t{count};
-  const uint64_t bytes = in.size() - 12 * uint64_t{count};
+  const uint64_t bytes = in.size() - 8 * uint64_t{count};
   pages_ = count;
   uint32_t prev_end = 0;
   for (uint64_t i = 0; i < count; ++i) {
@@ -114,7 +114,7 @@ Status PageIndex::Init(std::string&& buf, const Slice& contents,
   // prefix its separator's, and the last key not before the last page.
   for (uint64_t i = 0; i < count; ++i) {
     const Slice s = SeparatorAt(i);
-    if (PrefixAt(i) != KeyPrefix64(s)) return bad("prefix of a separator");
+    if (PrefixAt(i) != KeyPrefix(s)) return bad("prefix of a separator");
     if (i > 0 && SeparatorAt(i - 1).compare(s) >= 0) {
       return bad("separators out of order");
     }
@@ -124,14 +124,15 @@ Status PageIndex::Init(std::string&& buf, const Slice& contents,
   }
   // The radix table: over the leading bits after those the first and
   // last keys' prefixes share (every key of the file shares them too),
-  // two to four buckets a page, so that evenly spread keys find their
-  // page's bucket holding it alone and search nothing.
-  const uint64_t lo = PrefixAt(0), hi = KeyPrefix64(last_);
+  // one bucket for one or two pages, so that evenly spread keys search a
+  // page or two of the prefixes.
+  const uint64_t lo = PrefixAt(0), hi = KeyPrefix(last_);
   radix_shift_ = lo == hi ? 0 : static_cast<uint32_t>(__builtin_clzll(lo ^ hi));
   radix_bits_ = 0;
   if (lo != hi) {
-    while (radix_bits_ < 24 && radix_bits_ < 64 - radix_shift_ &&
-           (uint64_t{1} << radix_bits_) < 2 * uint64_t{count}) {
+    // Prefixes hold 32 bits, in the high half.
+    while (radix_bits_ < 24 && radix_bits_ < 32 - radix_shift_ &&
+           (uint64_t{2} << radix_bits_) <= count) {
       radix_bits_++;
     }
   }
@@ -160,7 +161,7 @@ bool PageIndex::Find(const Slice& key, uint64_t* page) const {
   if (rest.compare(last_) > 0 || SeparatorAt(0).compare(rest) > 0) {
     return false;
   }
-  const uint64_t prefix = KeyPrefix64(rest);
+  const uint64_t prefix = KeyPrefix(rest);
   const uint64_t b = Bucket(prefix);
   // Pages of lower buckets have smaller separators, of higher ones
   // greater: the key's page is the one before the first greater

@@ -9,16 +9,17 @@
 //                                (the common prefix of its first and last
 //                                keys), c bytes
 //   varint32 last_len, bytes     the last key of the file, past those c
-//   P x fixed64 prefix           separator i's 8 bytes after the first c,
+//   P x fixed32 prefix           separator i's 4 bytes after the first c,
 //                                zero padded, as a big-endian number
 //   P x fixed32 end              where separator i ends in the bytes below
 //   separator bytes              each separator past its first c bytes
 // Separators increase strictly; each begins with the c common bytes.
 //
-// A lookup compares 64-bit prefixes, and whole separators only where the
+// A lookup compares 32-bit prefixes, and whole separators only where the
 // prefixes tie. At first use a reader builds a radix table over the
-// prefixes' leading bits (2 to 4 buckets of 4 bytes a page), so the search
-// is over the few pages that share them, usually none or one.
+// prefixes' leading bits (a bucket of 4 bytes for one or two pages), so the
+// search is over the few pages that share them. In memory: 8 bytes a page,
+// the separators' bytes past the common prefix, and the radix table.
 #pragma once
 
 #include <cstdint>
@@ -88,8 +89,9 @@ class PageIndex {
   std::vector<uint32_t> radix_;  // first page of each bucket, and pages_
 };
 
-// Bytes [0, 8) of `rest`, zero padded, as a big-endian number.
-uint64_t KeyPrefix64(const Slice& rest);
+// Bytes [0, 4) of `rest`, zero padded, as a big-endian number, in the
+// high half of the result (so prefixes order as the keys do).
+uint64_t KeyPrefix(const Slice& rest);
 
 }  // namespace robinhood
 }  // namespace ROCKSDB_NAMESPACE

@@ -45,10 +45,10 @@ TEST(PageIndexTest, WorkedExample) {
   want += std::string("\x00", 1);   // no common prefix ("app" and "banana")
   want += "\x06" "banana";          // the last key
   // Separators "app", "apr" (one byte past "apple"), "ba" (past "b"), as
-  // big-endian numbers of 8 bytes, zero padded.
-  PutFixed64(&want, 0x6170700000000000ull);
-  PutFixed64(&want, 0x6170720000000000ull);
-  PutFixed64(&want, 0x6261000000000000ull);
+  // big-endian numbers of 4 bytes, zero padded.
+  PutFixed32(&want, 0x61707000u);
+  PutFixed32(&want, 0x61707200u);
+  PutFixed32(&want, 0x62610000u);
   PutFixed32(&want, 3);
   PutFixed32(&want, 6);
   PutFixed32(&want, 8);
@@ -116,7 +116,7 @@ TEST(PageIndexTest, FindsEveryKeysPage) {
     while (keys.size() < n) {
       std::string k;
       // Two stems that differ in their first byte: no common prefix, and
-      // every key of a stem ties with the others in its first 8 bytes.
+      // every key of a stem ties with the others in its first 4 bytes.
       if (alike == 1) k = (rng() % 2 ? "A" : "B") + std::string(20, 'x');
       const size_t len = alike == 2 ? rng() % 3 : rng() % 12;
       for (size_t i = 0; i < len; ++i) {
@@ -175,7 +175,7 @@ TEST(PageIndexTest, RefusesMisleadingSections) {
   refused(good.substr(0, good.size() - 20), 3, "truncated");
   refused(good + "x", 3, "trailing bytes");
   const size_t prefixes = 1 + 1 + 7;
-  const size_t ends = prefixes + 24;
+  const size_t ends = prefixes + 12;
   {
     std::string bad = good;
     EncodeFixed32(&bad[ends + 4], 9);  // past the 8 separator bytes
@@ -185,13 +185,13 @@ TEST(PageIndexTest, RefusesMisleadingSections) {
   }
   {
     std::string bad = good;
-    bad[prefixes + 8 + 5] = 1;  // separator 1's prefix, not its bytes
+    bad[prefixes + 4 + 1] = 1;  // separator 1's prefix, not its bytes
     refused(bad, 3, "prefix of a separator");
   }
   {
     std::string bad = good;
     bad[ends + 12 + 5] = 'a';  // separator 1 becomes "apa" < "app"
-    bad[prefixes + 8 + 5] = 'a';  // and its prefix with it (little-endian)
+    bad[prefixes + 4 + 1] = 'a';  // and its prefix with it (little-endian)
     refused(bad, 3, "separators out of order");
   }
   {

@@ -675,9 +675,9 @@ TEST(TableTest, OverheadOfPages) {
   EXPECT_EQ(meta.index.size, 304u * 4096);
   EXPECT_EQ(meta.log_file_bytes, 0u);
   // The page index: a separator of 16 bytes (the keys share none of
-  // their leading bytes but "0000") or less a page, 12 bytes of
-  // prefix and end.
-  EXPECT_LE(meta.block_table.size, 304u * (12 + 16) + 64);
+  // their leading bytes but "0000") or less a page, 8 bytes of prefix
+  // and end.
+  EXPECT_LE(meta.block_table.size, 304u * (8 + 16) + 64);
   // Properties, meta block and footer: a few KiB.
   EXPECT_LE(h.FileSize(), meta.index.size + meta.block_table.size + 8192);
 }
