@@ -11,7 +11,9 @@
 // slot but fits a page moves them to a PagedEntryBuffer (paged_entries.h),
 // and the file takes the paged layout; the first entry that fits neither
 // sends the waiting ones to the log, in order, and the file takes the log
-// layout.
+// layout. The entry path and Finish are in robinhood_table_builder.cc; the
+// choice of layout and each layout's section writers in
+// robinhood_table_builder_layouts.cc.
 //
 // Memory while building, beyond the current log block: 12 bytes per
 // distinct user key for the hash index (hash_index.h), the sparse index

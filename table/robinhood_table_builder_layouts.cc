@@ -1,0 +1,224 @@
+// The builder's layouts (robinhood_table_builder.h): which layout a file
+// takes as its entries arrive (inline slots, pages, or the log; each move
+// one way), and the writers of each layout's own sections and of the
+// properties that describe them. The entry path and Finish's common tail
+// are in robinhood_table_builder.cc.
+#include <algorithm>
+
+#include "table/crc32c_fast.h"
+#include "table/inline_directory.h"
+#include "table/meta_blocks.h"
+#include "table/robinhood_compress.h"
+#include "table/robinhood_table_builder.h"
+#include "util/coding.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+void RobinHoodTableBuilder::ProbeCompression(const Slice& key,
+                                             const Slice& value) {
+  if (log_.compression() == kNoCompression) {
+    paging_decided_ = true;
+    return;
+  }
+  if (key.size() + value.size() > 0) {
+    probe_.append(key.data(), key.size());
+    probe_.append(value.data(), value.size());
+  }
+  if (probe_.size() >= kCompressionProbeBytes) DecideOnPages();
+}
+
+void RobinHoodTableBuilder::DecideOnPages() {
+  if (paging_decided_) return;
+  paging_decided_ = true;
+  std::string compressed;
+  // Pages are read in place and never compressed. Where the codec would
+  // save an eighth of the first entries, as it must for a log block to be
+  // stored compressed, the file keeps the log and its compressed blocks.
+  if (log_.compression() != kNoCompression && !probe_.empty() &&
+      Compress(log_.compression(), compression_opts_, probe_, &compressed) &&
+      compressed.size() < probe_.size() - probe_.size() / 8) {
+    paging_ = false;
+    if (paged_ != nullptr) SpillToLog();
+  }
+  std::string().swap(probe_);
+}
+
+void RobinHoodTableBuilder::PageInline() {
+  TrackMemory();
+  std::unique_ptr<InlineEntryBuffer> waiting = std::move(inline_);
+  sparse_ = SparseIndexBuilder();  // it held inline samples
+  paged_.reset(new PagedEntryBuffer(hash_, options_.hash_seed));
+  for (uint64_t i = 0; i < waiting->size(); ++i) {
+    Slice k, v;
+    waiting->Get(i, &k, &v);
+    paged_->Add(k, v);
+  }
+  TrackMemory();
+}
+
+void RobinHoodTableBuilder::SpillToLog() {
+  TrackMemory();
+  std::unique_ptr<InlineEntryBuffer> waiting = std::move(inline_);
+  std::unique_ptr<PagedEntryBuffer> pages = std::move(paged_);
+  sparse_ = SparseIndexBuilder();  // it held inline samples
+  std::string ikey;
+  auto to_log = [&](const Slice& k, const Slice& v) {
+    ikey.assign(k.data(), k.size());
+    PutFixed64(&ikey, PackSequenceAndType(0, kTypeValue));
+    AppendToLog(ParsedInternalKey(k, 0, kTypeValue), ikey, v, true);
+    return ok();
+  };
+  if (waiting != nullptr) {
+    for (uint64_t i = 0; i < waiting->size() && ok(); ++i) {
+      Slice k, v;
+      waiting->Get(i, &k, &v);
+      to_log(k, v);
+    }
+  }
+  if (pages != nullptr) pages->ForEach(to_log);
+}
+
+void RobinHoodTableBuilder::WriteIndex(IndexGeometry* geometry,
+                                       SectionHandle* handle) {
+  handle->offset = offset_;
+  uint32_t crc = 0;
+  Status s = index_.Finish(
+      options_.load_factor, log_.next_address(),
+      [&](const Slice& slots) {
+        crc = Crc32cExtend(crc, slots.data(), slots.size());
+        Append(slots);
+        return status_;
+      },
+      geometry);
+  if (!s.ok() && ok()) status_ = s;
+  handle->size = geometry->slots * kSlotSize;
+  std::string trailer;
+  AppendTrailerFromCrc(crc, kNoCompression, &trailer);
+  Append(trailer);
+}
+
+void RobinHoodTableBuilder::WriteProperties(const IndexGeometry& geo,
+                                            const TableMeta& meta,
+                                            SectionHandle* handle) {
+  const bool inline_layout = meta.is_inline();
+  using P = RobinHoodTablePropertyNames;
+  auto& user = props_.user_collected_properties;
+  user[P::kFactory] = kRobinHoodTableName;
+  user[P::kFormatVersion] = std::to_string(props_.format_version);
+  // A paged file's: the share of its pages' bytes its entries fill.
+  user[P::kLoadFactor] = std::to_string(
+      meta.is_paged()
+          ? static_cast<double>(paged_entry_bytes_) /
+                static_cast<double>(meta.index.size)
+          : geo.keys / static_cast<double>(geo.capacity));
+  user[P::kMaxDisplacement] = std::to_string(geo.max_displacement);
+  user[P::kMeanDisplacement] = std::to_string(
+      geo.keys ? geo.total_displacement / static_cast<double>(geo.keys) : 0.0);
+  user[P::kIndexBytes] = std::to_string(
+      inline_layout ? SlotPages::Of(inline_->shape(), kFormatVersionInlineFile)
+                          .SectionBytes(geo.slots)
+      : meta.is_paged() ? meta.block_table.size
+                        : geo.slots * kSlotSize);
+  user[P::kLayout] = inline_layout     ? "inline"
+                     : meta.is_paged() ? "paged"
+                                       : "log";
+  if (inline_layout) {
+    user[P::kSlotOrder] = inline_->key_order() != nullptr ? "key" : "hash";
+  }
+  user[P::kDistinctKeys] =
+      std::to_string(meta.is_paged() ? meta.num_keys : geo.keys);
+  user[P::kBuilderPeakBytes] = std::to_string(peak_memory_);
+
+  PropertyBlockBuilder builder;
+  builder.AddTableProperty(props_);
+  builder.Add(user);
+  compat::NotifyCollectorsOnFinish(collectors_, logger_, &builder, &props_);
+  WriteSection(builder.Finish(), handle);
+}
+
+void RobinHoodTableBuilder::WriteInline(const IndexGeometry& geo,
+                                        TableMeta* meta) {
+  meta->flags = kInlineLayout;
+  meta->num_entries = inline_->size();
+  meta->num_keys = inline_->size();
+  meta->sparse_interval = kInlineSampleInterval;
+  meta->index_capacity = geo.capacity;
+  meta->index_slots = geo.slots;
+  meta->max_displacement = geo.max_displacement;
+  const InlineShape shape = inline_->shape();
+  const KeyOrderModel* model = inline_->key_order();
+  meta->format_version = kFormatVersionInlineFile;
+  props_.format_version = kFormatVersionInlineFile;
+  if (model != nullptr) meta->flags |= kKeyOrderedSlots;
+
+  InlineDirectory dir;
+  dir.format_version = kFormatVersionInlineFile;
+  dir.shape = shape;
+  dir.key_ordered = model != nullptr;
+  const SlotPages paging = dir.paging();
+  dir.page_slots = paging.page_slots;
+  // Readers build the order of a file without one in 32-bit slot numbers;
+  // slots in key order are their own order.
+  const bool order =
+      model == nullptr &&
+      (options_.inline_order_array || geo.slots > kInlineMaxSortedSlots);
+  dir.order_width = order ? OrderWidthFor(geo.slots) : 0;
+  if (model != nullptr) dir.model = *model;
+  meta->index.offset = offset_;
+  meta->index.size = paging.SectionBytes(geo.slots);
+  uint32_t crc = 0;
+  Status s = inline_->WriteSlots(
+      [&](const Slice& piece) {
+        Append(piece);
+        return status_;
+      },
+      &crc);
+  std::string trailer;
+  AppendTrailerFromCrc(crc, kNoCompression, &trailer);
+  Append(trailer);
+  std::string order_array;
+  if (s.ok() && order) s = inline_->AppendOrder(&order_array);
+  if (!s.ok() && ok()) status_ = s;
+  dir.order = order_array;
+  std::string directory;
+  dir.EncodeTo(&directory);
+  peak_memory_ = std::max(peak_memory_,
+                          directory.capacity() + order_array.capacity());
+  props_.data_size = offset_;
+  props_.num_data_blocks = paging.Pages(geo.slots);
+  WriteSection(directory, &meta->block_table);
+}
+
+void RobinHoodTableBuilder::WritePaged(TableMeta* meta) {
+  meta->flags = kPagedLayout;
+  meta->format_version = kFormatVersionPagedFile;
+  props_.format_version = kFormatVersionPagedFile;
+  meta->num_entries = paged_->size();
+  meta->num_keys = paged_->size();
+  const uint64_t pages = paged_->pages();
+  meta->index_capacity = pages;
+  meta->index_slots = pages;
+  meta->index.offset = offset_;
+  meta->index.size = pages * kEntryPageBytes;
+  paged_entry_bytes_ = paged_->EntryBytes();
+  TrackMemory();
+  uint32_t crc = 0;
+  std::string index;
+  Status s = paged_->Write(
+      [&](const Slice& piece) {
+        Append(piece);
+        return status_;
+      },
+      &crc, &index);
+  if (!s.ok() && ok()) status_ = s;
+  std::string trailer;
+  AppendTrailerFromCrc(crc, kNoCompression, &trailer);
+  Append(trailer);
+  props_.data_size = offset_;
+  props_.num_data_blocks = pages;
+  WriteSection(index, &meta->block_table);
+}
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE
