@@ -113,8 +113,6 @@ size_t Rechecksum(std::string* file) {
       const uint32_t bits = ROCKSDB_NAMESPACE::DecodeFixed32(dir + 8);
       shape.var_key = (bits & ROCKSDB_NAMESPACE::robinhood::kShapeVarKey) != 0;
       shape.var_value = (bits & ROCKSDB_NAMESPACE::robinhood::kShapeVarValue) != 0;
-      const ROCKSDB_NAMESPACE::robinhood::SlotPages paging =
-          ROCKSDB_NAMESPACE::robinhood::SlotPages::Of(shape, version);
       // The page checksums (or the head's) follow the header, and in key
       // order the model (key_order_model.h): prefix_len, shift, buckets,
       // base, (buckets + 1) starts, the prefix.
@@ -124,7 +122,11 @@ size_t Rechecksum(std::string* file) {
         const uint64_t buckets = ROCKSDB_NAMESPACE::DecodeFixed32(dir + crcs_at + 8);
         crcs_at += 20 + (buckets + 1) * 4 + prefix_len;  // past bt_size if it lies
       }
+      // Widths past a byte are refused by the reader before it derives
+      // the geometry; they could wrap the slot width to zero here.
       if (shape.key_width <= 255 && shape.value_width <= 255) {
+        const ROCKSDB_NAMESPACE::robinhood::SlotPages paging =
+            ROCKSDB_NAMESPACE::robinhood::SlotPages::Of(shape, version);
         const uint64_t pages = paging.Pages(slots);
         for (uint64_t pg = 0; pg < pages; ++pg) {
           const uint64_t at = slots_offset + paging.PageOffset(pg);
