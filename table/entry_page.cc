@@ -34,16 +34,15 @@ void EntryPageBuilder::Finish(std::string* dst) {
   assert(n_ > 0);
   const size_t start = dst->size();
   dst->append(entries_);
-  dst->resize(start + kEntryPageBytes - kEntryPageFixedTail -
+  dst->resize(start + bytes_ - kEntryPageFixedTail -
                   n_ * kEntryPageTailPerEntry,
               '\0');
   dst->append(offsets_);
   dst->append(tags_);
   PutFixed16(dst, static_cast<uint16_t>(n_));
-  const uint32_t crc =
-      Crc32c(dst->data() + start, kEntryPageBytes - 4);
+  const uint32_t crc = Crc32c(dst->data() + start, bytes_ - 4);
   PutFixed32(dst, crc32c::Mask(crc));
-  assert(dst->size() == start + kEntryPageBytes);
+  assert(dst->size() == start + bytes_);
   entries_.clear();
   offsets_.clear();
   tags_.clear();
@@ -51,20 +50,23 @@ void EntryPageBuilder::Finish(std::string* dst) {
   n_ = 0;
 }
 
-bool EntryPage::CrcMatches(const char* page) {
+bool EntryPage::CrcMatches(const char* page, uint32_t page_bytes) {
+  assert(IsEntryPageSize(page_bytes));
   const uint32_t stored =
-      crc32c::Unmask(DecodeFixed32(page + kEntryPageBytes - 4));
-  return stored == Crc32c(page, kEntryPageBytes - 4);
+      crc32c::Unmask(DecodeFixed32(page + page_bytes - 4));
+  return stored == Crc32c(page, page_bytes - 4);
 }
 
-bool EntryPage::Parse(const char* page) {
+bool EntryPage::Parse(const char* page, uint32_t page_bytes) {
+  assert(IsEntryPageSize(page_bytes));
   page_ = page;
-  n_ = DecodeFixed16(page + kEntryPageBytes - kEntryPageFixedTail);
-  if (n_ == 0 || n_ > kEntryPageMaxEntries) {
+  bytes_ = page_bytes;
+  n_ = DecodeFixed16(page + bytes_ - kEntryPageFixedTail);
+  if (n_ == 0 || n_ > EntryPageMaxEntries(bytes_)) {
     n_ = 0;
     return false;
   }
-  tags_ = page + kEntryPageBytes - kEntryPageFixedTail - n_;
+  tags_ = page + bytes_ - kEntryPageFixedTail - n_;
   offsets_ = tags_ - 2 * n_;
   return true;
 }

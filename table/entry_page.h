@@ -1,5 +1,8 @@
-// A page of the paged layout (paged_layout.h): kEntryPageBytes bytes at a
-// multiple of kEntryPageBytes in the file, so that a page is a device page.
+// A page of the paged layout (paged_layout.h): P bytes at a multiple of P
+// in the file, P a power of two from 4096 to 65536, the same for every
+// page of a file (the pages' section size over their count). 4096 makes a
+// page a device page; a file of entries that would leave much of such a
+// page empty takes larger ones (paged_entries.h).
 // Entries from its start, in key order; a tail at its end that finds them.
 //
 //   +---------------------------------+-------+-----------+--------+-----+-----+
@@ -12,8 +15,8 @@
 //            next one is where the entry before it ends
 //   tags:    the top byte of each key's KeyHash with the file's seed, so a
 //            lookup compares one key, not all of them, and a miss none
-//   n:       1 .. kEntryPageMaxEntries
-//   crc:     masked CRC32C of the page's first kEntryPageBytes - 4 bytes
+//   n:       1 .. EntryPageMaxEntries(P)
+//   crc:     masked CRC32C of the page's first P - 4 bytes
 //
 // A lookup reads the tail (the last cache line or two: crc, n, tags, then
 // the offsets before them), then the one entry whose tag matches.
@@ -29,15 +32,24 @@
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
-constexpr uint32_t kEntryPageBytes = 4096;
+constexpr uint32_t kEntryPageMinBytes = 4096;
+// Offsets and n are 16 bits: no page is larger.
+constexpr uint32_t kEntryPageMaxBytes = 65536;
 constexpr uint32_t kEntryPageFixedTail = 2 + 4;  // n and crc
 constexpr uint32_t kEntryPageTailPerEntry = 2 + 1;  // offset and tag
+// A page size the format allows.
+constexpr bool IsEntryPageSize(uint64_t bytes) {
+  return bytes >= kEntryPageMinBytes && bytes <= kEntryPageMaxBytes &&
+         (bytes & (bytes - 1)) == 0;
+}
 // The smallest entry (two one-byte lengths) with its tail bytes bounds n.
-constexpr uint32_t kEntryPageMaxEntries =
-    (kEntryPageBytes - kEntryPageFixedTail) / (2 + kEntryPageTailPerEntry);
-// The longest entry (lengths, key and value) a page holds.
+constexpr uint32_t EntryPageMaxEntries(uint32_t page_bytes) {
+  return (page_bytes - kEntryPageFixedTail) / (2 + kEntryPageTailPerEntry);
+}
+// The longest entry the paged layout takes: one that fits the smallest
+// page, whatever page a file chooses.
 constexpr uint32_t kEntryPageMaxEntryBytes =
-    kEntryPageBytes - kEntryPageFixedTail - kEntryPageTailPerEntry;
+    kEntryPageMinBytes - kEntryPageFixedTail - kEntryPageTailPerEntry;
 
 // The bytes `key` and `value` take as a page entry.
 uint32_t EntryPageEntryBytes(const Slice& key, const Slice& value);
@@ -48,17 +60,21 @@ inline uint8_t EntryPageTag(uint64_t hash) {
 
 class EntryPageBuilder {
  public:
+  // REQUIRES: IsEntryPageSize(page_bytes).
+  explicit EntryPageBuilder(uint32_t page_bytes = kEntryPageMinBytes)
+      : bytes_(page_bytes) {}
+  uint32_t page_bytes() const { return bytes_; }
   bool empty() const { return n_ == 0; }
   // Whether an entry of `entry_bytes` (EntryPageEntryBytes) fits beside
   // the ones added so far.
   bool Fits(uint32_t entry_bytes) const {
     return used_ + entry_bytes + (n_ + 1) * kEntryPageTailPerEntry +
                kEntryPageFixedTail <=
-           kEntryPageBytes;
+           bytes_;
   }
   // REQUIRES: Fits(EntryPageEntryBytes(key, value)); keys in order.
   void Add(const Slice& key, const Slice& value, uint8_t tag);
-  // Appends the page, kEntryPageBytes bytes, to `dst` and starts anew.
+  // Appends the page, page_bytes() bytes, to `dst` and starts anew.
   // REQUIRES: !empty().
   void Finish(std::string* dst);
 
@@ -66,6 +82,7 @@ class EntryPageBuilder {
   std::string entries_;
   std::string offsets_;
   std::string tags_;
+  uint32_t bytes_;
   uint32_t used_ = 0;
   uint32_t n_ = 0;
 };
@@ -75,11 +92,11 @@ class EntryPageBuilder {
 // reads nothing outside itself.
 class EntryPage {
  public:
-  // `page` holds kEntryPageBytes bytes. Checks n only: false if it is 0
-  // or leaves no room for the tail.
-  bool Parse(const char* page);
-  // Checks the CRC of `page`.
-  static bool CrcMatches(const char* page);
+  // `page` holds `page_bytes` bytes (IsEntryPageSize). Checks n only:
+  // false if it is 0 or leaves no room for the tail.
+  bool Parse(const char* page, uint32_t page_bytes);
+  // Checks the CRC of `page`, of `page_bytes` bytes.
+  static bool CrcMatches(const char* page, uint32_t page_bytes);
 
   uint32_t size() const { return n_; }
   uint8_t tag(uint32_t i) const { return static_cast<uint8_t>(tags_[i]); }
@@ -110,12 +127,12 @@ class EntryPage {
                 const char** why) const;
   // Where the tail starts in the page.
   uint32_t tail_offset() const {
-    return kEntryPageBytes - kEntryPageFixedTail -
-           n_ * kEntryPageTailPerEntry;
+    return bytes_ - kEntryPageFixedTail - n_ * kEntryPageTailPerEntry;
   }
 
  private:
   const char* page_ = nullptr;
+  uint32_t bytes_ = kEntryPageMinBytes;
   const char* offsets_ = nullptr;
   const char* tags_ = nullptr;
   uint32_t n_ = 0;

@@ -1,44 +1,126 @@
 #include "table/paged_entries.h"
 #include "table/crc32c_fast.h"
 
+#include <algorithm>
 #include <cassert>
 
+#include "util/coding.h"
 #include "util/crc32c.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
+uint32_t PagedEntryBuffer::ChoosePageBytes(const std::vector<uint32_t>& sizes,
+                                           bool whole) {
+  // The bytes each size would take, packing as EntryPageBuilder does.
+  uint64_t bytes[5] = {};
+  uint64_t best = UINT64_MAX;
+  for (int s = 0; s < 5; ++s) {
+    const uint64_t page = uint64_t{kEntryPageMinBytes} << s;
+    uint64_t pages = 0, used = 0, n = 0;
+    for (uint32_t e : sizes) {
+      if (n > 0 && used + e + (n + 1) * kEntryPageTailPerEntry +
+                           kEntryPageFixedTail > page) {
+        pages++;
+        used = n = 0;
+      }
+      used += e;
+      n++;
+    }
+    bytes[s] = pages * page;
+    if (n > 0) {
+      bytes[s] += whole ? page
+                        : used + n * kEntryPageTailPerEntry + kEntryPageFixedTail;
+    }
+    best = std::min(best, bytes[s]);
+  }
+  for (int s = 0; s < 5; ++s) {
+    if (bytes[s] <= best + best / 16) return kEntryPageMinBytes << s;
+  }
+  return kEntryPageMinBytes;
+}
+
+void PagedEntryBuffer::PageSample(bool whole) {
+  assert(sampling_);
+  sampling_ = false;
+  open_ = EntryPageBuilder(ChoosePageBytes(sample_sizes_, whole));
+  std::string sample;
+  sample.swap(sample_);
+  std::vector<uint32_t>().swap(sample_sizes_);
+  const char* p = sample.data();
+  const char* end = p + sample.size();
+  while (p < end) {
+    uint32_t klen = 0, vlen = 0;
+    p = GetVarint32Ptr(p, end, &klen);
+    p = GetVarint32Ptr(p, end, &vlen);
+    AddToPage(Slice(p, klen), Slice(p + klen, vlen));
+    p += klen + vlen;
+  }
+}
+
 void PagedEntryBuffer::ClosePage() {
   if (open_.empty()) return;
   index_.AddPage(prev_last_, page_first_);
-  if (chunks_.empty() ||
-      chunks_.back().size() >= kPagesPerChunk * kEntryPageBytes) {
+  const size_t chunk_bytes = kPagesPerChunk * open_.page_bytes();
+  if (chunks_.empty() || chunks_.back().size() >= chunk_bytes) {
     chunks_.emplace_back();
-    chunks_.back().reserve(kPagesPerChunk * kEntryPageBytes);
+    chunks_.back().reserve(chunk_bytes);
   }
   open_.Finish(&chunks_.back());
   prev_last_ = last_key_;
 }
 
-void PagedEntryBuffer::Add(const Slice& key, const Slice& value) {
-  assert(Fits(key, value));
+void PagedEntryBuffer::AddToPage(const Slice& key, const Slice& value) {
   if (!open_.Fits(EntryPageEntryBytes(key, value))) ClosePage();
   if (open_.empty()) page_first_.assign(key.data(), key.size());
   open_.Add(key, value, EntryPageTag(hash_(key, seed_)));
-  entry_bytes_ += EntryPageEntryBytes(key, value);
   last_key_.assign(key.data(), key.size());
+}
+
+void PagedEntryBuffer::Add(const Slice& key, const Slice& value) {
+  assert(Fits(key, value));
+  const uint32_t bytes = EntryPageEntryBytes(key, value);
+  entry_bytes_ += bytes;
   count_++;
+  if (!sampling_) {
+    AddToPage(key, value);
+    return;
+  }
+  PutVarint32(&sample_, static_cast<uint32_t>(key.size()));
+  PutVarint32(&sample_, static_cast<uint32_t>(value.size()));
+  sample_.append(key.data(), key.size());
+  sample_.append(value.data(), value.size());
+  sample_sizes_.push_back(bytes);
+  if (sample_.size() >= kPageSizeSample) PageSample(false);
+}
+
+bool PagedEntryBuffer::ForEachSampled(const Visit& visit) const {
+  const char* p = sample_.data();
+  const char* end = p + sample_.size();
+  while (p < end) {
+    uint32_t klen = 0, vlen = 0;
+    p = GetVarint32Ptr(p, end, &klen);
+    p = GetVarint32Ptr(p, end, &vlen);
+    if (!visit(Slice(p, klen), Slice(p + klen, vlen))) return false;
+    p += klen + vlen;
+  }
+  return true;
 }
 
 void PagedEntryBuffer::ForEach(const Visit& visit) const {
+  if (sampling_) {
+    ForEachSampled(visit);
+    return;
+  }
   // The open page is encoded only when it closes: finish a copy.
   EntryPageBuilder open = open_;
   std::string last;
   if (!open.empty()) open.Finish(&last);
+  const uint32_t page_bytes = open_.page_bytes();
   auto visit_pages = [&](const std::string& pages) {
-    for (size_t at = 0; at < pages.size(); at += kEntryPageBytes) {
+    for (size_t at = 0; at < pages.size(); at += page_bytes) {
       EntryPage page;
-      if (!page.Parse(pages.data() + at)) return false;
+      if (!page.Parse(pages.data() + at, page_bytes)) return false;
       for (uint32_t i = 0; i < page.size(); ++i) {
         Slice k, v;
         if (!page.Entry(i, &k, &v) || !visit(k, v)) return false;
@@ -52,10 +134,15 @@ void PagedEntryBuffer::ForEach(const Visit& visit) const {
   visit_pages(last);
 }
 
+void PagedEntryBuffer::Close() {
+  assert(count_ > 0);
+  if (sampling_) PageSample(true);
+  ClosePage();
+}
+
 Status PagedEntryBuffer::Write(const Sink& sink, uint32_t* crc,
                                std::string* index) {
-  assert(count_ > 0);
-  ClosePage();
+  Close();
   *crc = 0;
   Status s;
   for (std::string& chunk : chunks_) {
@@ -71,7 +158,9 @@ Status PagedEntryBuffer::Write(const Sink& sink, uint32_t* crc,
 }
 
 size_t PagedEntryBuffer::MemoryUsage() const {
-  size_t bytes = index_.MemoryUsage() + 3 * kEntryPageBytes;
+  size_t bytes = index_.MemoryUsage() + 3 * size_t{open_.page_bytes()} +
+                 sample_.capacity() +
+                 sample_sizes_.capacity() * sizeof(uint32_t);
   for (const std::string& chunk : chunks_) bytes += chunk.capacity();
   return bytes;
 }

@@ -5,8 +5,15 @@
 // are; if an entry that does not fit arrives first, the builder takes the
 // entries back in order (ForEach) and writes them to the log instead.
 //
-// Memory: the pages, about the file's own bytes, and the page index's
-// separators (page_index.h).
+// The page size (entry_page.h) is chosen on the first kPageSizeSample
+// bytes of entries, or on all of them in a smaller file, which wait
+// unpaged until then: the smallest size whose pages the sample would fill
+// within a sixteenth of the best size's bytes. Entries of about a quarter
+// to a half of 4 KiB, which leave much of such a page empty, take larger
+// pages; a lookup still reads one page.
+//
+// Memory: the pages, about the file's own bytes, the page index's
+// separators (page_index.h), and the sample until it is paged.
 #pragma once
 
 #include <cstdint>
@@ -35,17 +42,27 @@ class PagedEntryBuffer {
   }
   // REQUIRES: Fits(key, value); keys arrive in bytewise order.
   void Add(const Slice& key, const Slice& value);
+  // The page size for entries of `sizes` (EntryPageEntryBytes each), as
+  // above; `whole` if they are all the file's, so that the last page
+  // counts whole.
+  static uint32_t ChoosePageBytes(const std::vector<uint32_t>& sizes,
+                                  bool whole);
+  // The page size chosen, or 0 while the sample waits.
+  uint32_t page_bytes() const { return sampling_ ? 0 : open_.page_bytes(); }
   uint64_t size() const { return count_; }
   // The bytes the entries take in their pages, tails excluded.
   uint64_t EntryBytes() const { return entry_bytes_; }
   uint64_t SeparatorBytes() const { return index_.MemoryUsage(); }
-  // Pages so far, the open one included.
+  // Pages so far, the open one included (none while the sample waits).
   uint64_t pages() const { return index_.pages() + (open_.empty() ? 0 : 1); }
 
   // Hands every entry to `fn` in order, until it returns false.
   using Visit = std::function<bool(const Slice& key, const Slice& value)>;
   void ForEach(const Visit& visit) const;
-  // Closes the open page and passes the pages to `sink` in pieces,
+  // Pages the sample if it waits and closes the open page: pages() and
+  // page_bytes() are final. REQUIRES: size() > 0.
+  void Close();
+  // Closes (as above) and passes the pages to `sink` in pieces,
   // setting `*crc` (unmasked, of them all) and `*index` (the page index
   // section). Frees the pages. REQUIRES: size() > 0.
   using Sink = std::function<Status(const Slice&)>;
@@ -53,16 +70,27 @@ class PagedEntryBuffer {
 
   size_t MemoryUsage() const;
   uint64_t EstimatedFileBytes() const {
-    return pages() * uint64_t{kEntryPageBytes} + index_.MemoryUsage();
+    return pages() * uint64_t{open_.page_bytes()} + index_.MemoryUsage() +
+           sample_.size() + sample_sizes_.size() * kEntryPageTailPerEntry;
   }
 
+  static constexpr size_t kPageSizeSample = 256 << 10;
+
  private:
+  // Chooses the page size and pages the sample.
+  void PageSample(bool whole);
+  void AddToPage(const Slice& key, const Slice& value);
   void ClosePage();
+  // The sample's entries, encoded as in a page, in order.
+  bool ForEachSampled(const Visit& visit) const;
 
   // Small chunks: a small file's buffer stays close to its bytes.
   static constexpr size_t kPagesPerChunk = 16;
   const HashFunction hash_;
   const uint64_t seed_;
+  bool sampling_ = true;
+  std::string sample_;
+  std::vector<uint32_t> sample_sizes_;
   EntryPageBuilder open_;
   std::vector<std::string> chunks_;  // finished pages
   PageIndexBuilder index_;

@@ -10,11 +10,12 @@ namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
 namespace {
-uint64_t RunPages(bool mmap, bool compaction, size_t readahead) {
+uint64_t RunPages(bool mmap, bool compaction, size_t readahead,
+                  uint32_t page_bytes) {
   if (mmap) return 1;
   const size_t bytes = compaction ? std::max<size_t>(readahead, 2 << 20)
                                   : readahead;
-  return std::max<uint64_t>(1, bytes / kEntryPageBytes);
+  return std::max<uint64_t>(1, bytes / page_bytes);
 }
 }  // namespace
 
@@ -22,7 +23,8 @@ PagedIterator::PagedIterator(const PagedLayout* layout, bool compaction,
                              size_t readahead)
     : layout_(layout),
       view_(layout->view()),
-      run_pages_(RunPages(view_->mmap(), compaction, readahead)),
+      run_pages_(RunPages(view_->mmap(), compaction, readahead,
+                          layout->page_bytes())),
       packed_(PackSequenceAndType(view_->Surfaced(0), kTypeValue)),
       buf_(new std::string) {}
 
@@ -45,7 +47,9 @@ bool PagedIterator::LoadPage(uint64_t page, bool forward) {
     run_count_ = count;
   }
   page_no_ = page;
-  if (!page_.Parse(run_.data() + (page - run_first_) * kEntryPageBytes)) {
+  const uint32_t page_bytes = layout_->page_bytes();
+  if (!page_.Parse(run_.data() + (page - run_first_) * page_bytes,
+                   page_bytes)) {
     Invalidate(layout_->Damaged(page, "bad entry count"));
     return false;
   }

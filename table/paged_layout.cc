@@ -14,6 +14,7 @@ Status PagedLayout::Open(const TableView* view) {
   // The meta block's checks (table_meta.h) bound the page count by the
   // file; nothing else is read until a lookup needs it.
   pages_ = view->meta().index_slots;
+  page_bytes_ = view->meta().page_bytes();
   verified_.Reset(pages_);
   SetSamples(view, 0);
   return Status::OK();
@@ -44,7 +45,7 @@ Status PagedLayout::LoadIndex(const PageIndex** index) const {
 Status PagedLayout::Damaged(uint64_t page, const std::string& what) const {
   return CorruptionAt(view_->file_name(), kIndexPart,
                       "page " + std::to_string(page) + ": " + what,
-                      page * kEntryPageBytes);
+                      page * page_bytes_);
 }
 
 Status PagedLayout::ReadPages(uint64_t first, uint64_t count,
@@ -52,14 +53,14 @@ Status PagedLayout::ReadPages(uint64_t first, uint64_t count,
   if (first >= pages_ || count > pages_ - first) {
     return Damaged(first, "out of range");
   }
-  Status s = view_->file().ReadRange(first * kEntryPageBytes,
-                                     count * kEntryPageBytes, buf, run);
+  Status s = view_->file().ReadRange(first * page_bytes_,
+                                     count * page_bytes_, buf, run);
   if (!s.ok()) return s;
   const bool mmap = view_->mmap();
   for (uint64_t i = 0; i < count; ++i) {
     const uint64_t page = first + i;
     if (mmap && verified_.Test(page)) continue;
-    if (!EntryPage::CrcMatches(run->data() + i * kEntryPageBytes)) {
+    if (!EntryPage::CrcMatches(run->data() + i * page_bytes_, page_bytes_)) {
       return Damaged(page, "checksum mismatch");
     }
     if (mmap) verified_.Set(page);
@@ -74,7 +75,7 @@ const char* PagedLayout::MappedPageOf(const Slice& user_key) const {
   if (!view_->mmap() || index == nullptr || !index->Find(user_key, &page)) {
     return nullptr;
   }
-  return view_->file().mapping().data() + page * kEntryPageBytes;
+  return view_->file().mapping().data() + page * page_bytes_;
 }
 
 void PagedLayout::PrefetchHome(const Slice& user_key,
@@ -82,8 +83,8 @@ void PagedLayout::PrefetchHome(const Slice& user_key,
   const char* page = MappedPageOf(user_key);
   if (page == nullptr) return;
   // The tail: crc, n and tags in the last line, offsets before them.
-  __builtin_prefetch(page + kEntryPageBytes - 64);
-  __builtin_prefetch(page + kEntryPageBytes - 128);
+  __builtin_prefetch(page + page_bytes_ - 64);
+  __builtin_prefetch(page + page_bytes_ - 128);
 }
 
 void PagedLayout::PrefetchAfterHome(const Slice& user_key,
@@ -93,9 +94,9 @@ void PagedLayout::PrefetchAfterHome(const Slice& user_key,
   // Unchecked bytes: the page is checked when the lookup reads it; a hint
   // that lands anywhere in the page costs nothing but the hint.
   EntryPage p;
-  if (!p.Parse(page)) return;
+  if (!p.Parse(page, page_bytes_)) return;
   const uint32_t i = p.FindTag(EntryPageTag(hash), 0);
-  if (i < p.size()) __builtin_prefetch(page + p.OffsetOf(i) % kEntryPageBytes);
+  if (i < p.size()) __builtin_prefetch(page + p.OffsetOf(i) % page_bytes_);
 }
 
 Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
@@ -110,14 +111,14 @@ Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
     // The tail's last two lines (n and tags, the offsets before them) at
     // once, not one after the other.
     const char* end =
-        view_->file().mapping().data() + (page + 1) * kEntryPageBytes;
+        view_->file().mapping().data() + (page + 1) * page_bytes_;
     __builtin_prefetch(end - 128);
   }
   Slice run;
   s = ReadPages(page, 1, buf, &run);
   if (!s.ok()) return s;
   EntryPage p;
-  if (!p.Parse(run.data())) return Damaged(page, "bad entry count");
+  if (!p.Parse(run.data(), page_bytes_)) return Damaged(page, "bad entry count");
   const uint8_t tag = EntryPageTag(hash);
   for (uint32_t i = p.FindTag(tag, 0); i < p.size();
        i = p.FindTag(tag, i + 1)) {
@@ -154,7 +155,7 @@ uint64_t PagedLayout::OffsetOf(const Slice& key) const {
   if (!Index(&index).ok()) return 0;
   const uint64_t page = index->SeekPage(ExtractUserKey(key));
   if (page >= pages_) return view_->meta().index.end_with_trailer();
-  return page * kEntryPageBytes;
+  return page * page_bytes_;
 }
 
 Status PagedLayout::VerifyEntries(std::string* buf) const {
@@ -174,7 +175,7 @@ Status PagedLayout::VerifyEntries(std::string* buf) const {
     for (uint64_t i = 0; i < count; ++i) {
       const uint64_t page = first + i;
       EntryPage p;
-      if (!p.Parse(run.data() + i * kEntryPageBytes)) {
+      if (!p.Parse(run.data() + i * page_bytes_, page_bytes_)) {
         return Damaged(page, "bad entry count");
       }
       const char* why = nullptr;

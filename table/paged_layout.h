@@ -1,7 +1,7 @@
 // The paged layout (format version 6, meta block flag kPagedLayout): a file
 // of compacted puts too long for an inline slot but each within a page,
 // under the bytewise comparator, keeps them in key order in pages of 4096
-// bytes (entry_page.h) from offset 0, and has no log and no hash index. A
+// bytes or a larger power of two (entry_page.h) from offset 0, and has no log and no hash index. A
 // page index (page_index.h) of one short separator a page says which page
 // holds a key, so a point lookup reads one page: from disk, one device
 // read; in memory, the page's tail and then the entry, in one page.
@@ -49,6 +49,7 @@ class PagedLayout : public Layout {
   Status Find(const Slice& user_key, uint64_t hash, std::string* buf,
               Slice* value, bool* found) const;
   uint64_t pages() const { return pages_; }
+  uint32_t page_bytes() const { return page_bytes_; }
   // The page index, read and checked on the first call.
   Status Index(const PageIndex** index) const {
     *index = index_.load(std::memory_order_acquire);
@@ -69,6 +70,7 @@ class PagedLayout : public Layout {
 
   const TableView* view_ = nullptr;
   uint64_t pages_ = 0;
+  uint32_t page_bytes_ = 0;
   VerifiedBits verified_;
   mutable std::mutex index_mu_;
   mutable PageIndex page_index_;

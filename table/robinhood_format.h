@@ -72,13 +72,17 @@ constexpr uint64_t kMagicNumber = 0x656c6261742d6872ULL;
 //      compacted puts too long for a slot, in key order in pages of 4096
 //      bytes, found through a page index. Only paged files are version 6;
 //      the builder writes every log file as version 3.
+//   7: a paged file's pages may be larger than 4096 bytes, a power of two
+//      up to 65536 (entry_page.h): the pages' section size over their
+//      count. Only paged files of larger pages are version 7.
 // Each version by what it brought; kFormatVersion is the newest.
 constexpr uint32_t kFormatVersionInline = 2;  // and the tagged footer
 constexpr uint32_t kFormatVersionFilter = 3;
 constexpr uint32_t kFormatVersionKeyOrder = 4;
 constexpr uint32_t kFormatVersionAlignedPages = 5;
 constexpr uint32_t kFormatVersionPaged = 6;
-constexpr uint32_t kFormatVersion = kFormatVersionPaged;
+constexpr uint32_t kFormatVersionPageSizes = 7;
+constexpr uint32_t kFormatVersion = kFormatVersionPageSizes;
 // What the builder writes a log file as, an inline file and a paged one.
 constexpr uint32_t kFormatVersionLogFile = kFormatVersionFilter;
 constexpr uint32_t kFormatVersionInlineFile = kFormatVersionAlignedPages;

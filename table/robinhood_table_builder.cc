@@ -293,6 +293,7 @@ Status RobinHoodTableBuilder::Finish() {
   }
   if (paged_ != nullptr && ok()) DecideOnPages();  // may spill to the log
   if (paged_ != nullptr && ok()) {
+    if (paged_->size() > 0) paged_->Close();
     // The radix table and the separator ends are 32-bit (page_index.h).
     if (paged_->size() > 0 && paged_->pages() < UINT32_MAX &&
         paged_->SeparatorBytes() < UINT32_MAX) {

@@ -192,15 +192,20 @@ void RobinHoodTableBuilder::WriteInline(const IndexGeometry& geo,
 
 void RobinHoodTableBuilder::WritePaged(TableMeta* meta) {
   meta->flags = kPagedLayout;
-  meta->format_version = kFormatVersionPagedFile;
-  props_.format_version = kFormatVersionPagedFile;
+  // Readers of version 6 take pages of 4 KiB only.
+  const uint32_t page_bytes = paged_->page_bytes();
+  const uint32_t version = page_bytes == kEntryPageMinBytes
+                               ? kFormatVersionPagedFile
+                               : kFormatVersionPageSizes;
+  meta->format_version = version;
+  props_.format_version = version;
   meta->num_entries = paged_->size();
   meta->num_keys = paged_->size();
   const uint64_t pages = paged_->pages();
   meta->index_capacity = pages;
   meta->index_slots = pages;
   meta->index.offset = offset_;
-  meta->index.size = pages * kEntryPageBytes;
+  meta->index.size = pages * page_bytes;
   paged_entry_bytes_ = paged_->EntryBytes();
   TrackMemory();
   uint32_t crc = 0;

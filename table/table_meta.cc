@@ -119,13 +119,17 @@ Status TableMeta::DecodeFrom(const Slice& input, uint64_t file_size,
     return bad("address bits");
   }
   if (is_paged()) {
-    // Whole pages from offset 0, holding every entry.
+    // Whole pages from offset 0, holding every entry; pages of 4 KiB
+    // before version 7.
     if (index_capacity == 0 || index_slots != index_capacity ||
         max_displacement != 0 || index.offset != 0 ||
-        index_slots > file_size / kEntryPageBytes ||
-        index.size != index_slots * kEntryPageBytes ||
+        index_slots > file_size / kEntryPageMinBytes ||
+        index.size % index_slots != 0 ||
+        !IsEntryPageSize(index.size / index_slots) ||
+        (format_version < kFormatVersionPageSizes &&
+         index.size / index_slots != kEntryPageMinBytes) ||
         num_entries < index_slots ||
-        num_entries > index_slots * kEntryPageMaxEntries) {
+        num_entries > index_slots * EntryPageMaxEntries(page_bytes())) {
       return bad("page geometry");
     }
   } else {

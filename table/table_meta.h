@@ -103,6 +103,10 @@ struct TableMeta {
   bool is_inline() const { return (flags & kInlineLayout) != 0; }
   bool key_ordered() const { return (flags & kKeyOrderedSlots) != 0; }
   bool is_paged() const { return (flags & kPagedLayout) != 0; }
+  // A paged file's page size (entry_page.h), once Decode has checked it.
+  uint32_t page_bytes() const {
+    return index_slots == 0 ? 0 : static_cast<uint32_t>(index.size / index_slots);
+  }
   // The section handles in file (and encoding) order for this version.
   std::vector<const SectionHandle*> Sections() const;
   // The same, each with the name errors give its part in this file's

@@ -123,8 +123,11 @@ inline Model MakeModel(int keys, uint64_t seed) {
 // range, which inline files place in key order (key_order_model.h).
 // With `long_values`, values of 70 to 170 bytes, too long for a slot: a
 // paged file (paged_layout.h) of several pages.
+// Values of 0 to 20 bytes; with `long_values`, 70 to 170 (too long for
+// an inline slot: a paged file), or from `long_min` on, 90 more at most.
 inline Model MakeCompactedModel(int keys, uint64_t seed, bool spread = false,
-                                bool long_values = false) {
+                                bool long_values = false,
+                                size_t long_min = 70) {
   std::mt19937_64 rng(seed);
   Model m;
   for (int i = 0; i < keys; ++i) {
@@ -138,7 +141,10 @@ inline Model MakeCompactedModel(int keys, uint64_t seed, bool spread = false,
       uk = "key";
       for (int b = 3; b >= 0; --b) uk.push_back(static_cast<char>(x >> (8 * b)));
     }
-    std::string value(long_values ? 70 + rng() % 101 : rng() % 21, 'x');
+    std::string value(
+        long_values ? long_min + rng() % (long_min == 70 ? 101 : 91)
+                    : rng() % 21,
+        'x');
     for (auto& c : value) c = static_cast<char>('a' + rng() % 26);
     m.entries.emplace_back(IKey(uk, 0, kTypeValue), value);
     m.queries.push_back(

@@ -102,10 +102,12 @@ enum SweptFile {
   kInlineFile,
   kInlineFileSorted,
   kInlineKeyOrder,
-  kPagedFile
+  kPagedFile,
+  kPagedLargePages  // 14 entries of 1 KiB or so: two pages of 8 KiB
 };
-const char* const kSweptFileNames[] = {"_log", "_inline", "_inline_sorted",
-                                       "_inline_keyorder", "_paged"};
+const char* const kSweptFileNames[] = {"_log",    "_inline",
+                                       "_inline_sorted", "_inline_keyorder",
+                                       "_paged", "_paged_8k"};
 
 class CorruptionSweep
     : public testing::TestWithParam<std::tuple<bool, SweptFile>> {};
@@ -113,15 +115,17 @@ class CorruptionSweep
 TEST_P(CorruptionSweep, EveryByteFlipped) {
   const bool mmap = std::get<0>(GetParam());
   const SweptFile kind = std::get<1>(GetParam());
-  const bool inline_layout = kind != kLogFile && kind != kPagedFile;
-  const bool paged = kind == kPagedFile;
+  const bool paged = kind == kPagedFile || kind == kPagedLargePages;
+  const bool inline_layout = kind != kLogFile && !paged;
   // Slots and pages: the parts that hold the entries, each checked when a
   // read reaches it.
   const bool entry_pages = inline_layout || paged;
   const Model model =
       entry_pages
-          ? MakeCompactedModel(paged ? 120 : 300, 7, kind == kInlineKeyOrder,
-                               paged)
+          ? kind == kPagedLargePages
+                ? MakeCompactedModel(14, 7, false, true, 1010)
+                : MakeCompactedModel(paged ? 120 : 300, 7,
+                                     kind == kInlineKeyOrder, paged)
           : MakeModel(200, 7);
   TableFile file(std::string("sweep_") + (mmap ? "mmap" : "pread") +
                  kSweptFileNames[kind]);
@@ -134,6 +138,10 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
   ASSERT_EQ(layout.meta.is_inline(), inline_layout);
   ASSERT_EQ(layout.meta.is_paged(), paged);
   ASSERT_EQ(layout.meta.key_ordered(), kind == kInlineKeyOrder);
+  if (paged) {
+    ASSERT_EQ(layout.meta.page_bytes(),
+              kind == kPagedLargePages ? 8192u : kEntryPageMinBytes);
+  }
   if (entry_pages) {
     ASSERT_GE(layout.meta.index.size, 2 * kInlinePageBytes);
   } else {
@@ -227,7 +235,8 @@ INSTANTIATE_TEST_SUITE_P(
     MmapOnOff, CorruptionSweep,
     testing::Combine(testing::Bool(),
                      testing::Values(kLogFile, kInlineFile, kInlineFileSorted,
-                                     kInlineKeyOrder, kPagedFile)),
+                                     kInlineKeyOrder, kPagedFile,
+                                     kPagedLargePages)),
     [](const testing::TestParamInfo<std::tuple<bool, SweptFile>>& info) {
       return std::string(std::get<0>(info.param) ? "mmap" : "pread") +
              kSweptFileNames[std::get<1>(info.param)];

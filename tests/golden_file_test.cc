@@ -136,6 +136,29 @@ Model GoldenPagedModel() {
   return m;
 }
 
+// Compacted puts of 1,010 to 1,100-byte values, which leave a quarter of a
+// 4 KiB page empty, and a range deletion: a paged file of larger pages
+// (version 7).
+Model GoldenLargePagesModel() {
+  Model m;
+  for (int i = 0; i < 48; ++i) {
+    char k[24];
+    snprintf(k, sizeof(k), "large/%05d", i * 11);
+    std::string v(1010 + (i * 71) % 91, static_cast<char>('a' + i % 26));
+    for (size_t b = 0; b < v.size(); b += 97) v[b] = static_cast<char>(i + b);
+    m.entries.emplace_back(IKey(k, 0, kTypeValue), v);
+    m.queries.push_back(Query{k, kMaxSequenceNumber, GetContext::kFound, v});
+    m.queries.push_back(
+        Query{std::string(k) + "x", kMaxSequenceNumber, GetContext::kNotFound,
+              ""});
+  }
+  m.queries.push_back(
+      Query{"large/", kMaxSequenceNumber, GetContext::kNotFound, ""});
+  m.tombstones.emplace_back(IKey("large/00100", 9000, kTypeRangeDeletion),
+                            "large/00200");
+  return m;
+}
+
 struct Golden {
   uint32_t version;
   const char* name;
@@ -144,6 +167,7 @@ struct Golden {
   const char* filter = "";    // filter_policy (version 3 on)
   bool key_order = false;     // GoldenKeyOrderModel (version 4 on)
   bool paged = false;         // GoldenPagedModel (version 6 on)
+  bool large_pages = false;   // GoldenLargePagesModel (version 7 on)
 };
 
 RobinHoodTableOptions GoldenOptions(const Golden& g) {
@@ -157,6 +181,7 @@ RobinHoodTableOptions GoldenOptions(const Golden& g) {
 }
 
 Model ModelOf(const Golden& g) {
+  if (g.large_pages) return GoldenLargePagesModel();
   if (g.paged) return GoldenPagedModel();
   if (g.key_order) return GoldenKeyOrderModel();
   return g.inline_model ? GoldenInlineModel() : GoldenModel();
@@ -188,6 +213,9 @@ TEST_P(GoldenFileTest, Reads) {
     EXPECT_EQ(l.meta.is_inline(), g.inline_model);
     EXPECT_EQ(l.meta.key_ordered(), g.key_order);
     EXPECT_EQ(l.meta.is_paged(), g.paged);
+    if (g.paged) {
+      EXPECT_EQ(l.meta.page_bytes() > kEntryPageMinBytes, g.large_pages);
+    }
     EXPECT_EQ(l.meta.filter.size != 0, *g.filter != '\0');
   }
   for (bool mmap : {false, true}) {
@@ -202,7 +230,7 @@ TEST_P(GoldenFileTest, Reads) {
 }
 
 // Today's builder still writes what it writes as the newest versions (5,
-// inline files; 6, paged files) and as version 3 (log files) byte for byte: a
+// inline files; 6 and 7, paged files) and as version 3 (log files) byte for byte: a
 // change to what it writes is a format change, which needs a new version
 // (and file).
 class GoldenBuilderTest : public GoldenFileTest {};
@@ -256,7 +284,9 @@ INSTANTIATE_TEST_SUITE_P(
                     Golden{6, "paged", kNoCompression, false, "", false,
                            true},
                     Golden{6, "paged_bloom", kNoCompression, false,
-                           "bloomfilter:10", false, true}),
+                           "bloomfilter:10", false, true},
+                    Golden{7, "large_pages", kNoCompression, false, "", false,
+                           true, true}),
     GoldenName);
 
 // The filters too: RocksDB's Bloom and Ribbon formats are persistent, and
@@ -276,7 +306,9 @@ INSTANTIATE_TEST_SUITE_P(
                     Golden{6, "paged", kNoCompression, false, "", false,
                            true},
                     Golden{6, "paged_bloom", kNoCompression, false,
-                           "bloomfilter:10", false, true}),
+                           "bloomfilter:10", false, true},
+                    Golden{7, "large_pages", kNoCompression, false, "", false,
+                           true, true}),
     GoldenName);
 
 }  // namespace

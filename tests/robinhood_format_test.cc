@@ -177,6 +177,48 @@ TEST(FormatTest, MetaBlockBytes) {
   refused([](TableMeta* t) { t->format_version = 0; }, "format version");
 }
 
+// A paged file's meta block: the page size is the pages' section over
+// their count, a power of two from 4 KiB to 64 KiB, and 4 KiB before
+// version 7.
+TEST(FormatTest, PagedGeometry) {
+  auto decode = [](uint32_t version, uint64_t pages, uint64_t section,
+                   uint64_t entries) {
+    TableMeta m;
+    m.format_version = version;
+    m.flags = kPagedLayout;
+    m.num_entries = m.num_keys = entries;
+    m.log_block_size = 0;
+    m.address_bits = 0;
+    m.index_capacity = m.index_slots = pages;
+    uint64_t pos = 0;
+    for (SectionHandle* h : {&m.index, &m.block_table, &m.sparse_index,
+                             &m.range_dels, &m.filter, &m.properties,
+                             &m.metaindex}) {
+      h->offset = pos;
+      h->size = h == &m.index ? section : 10;
+      pos = h->end_with_trailer();
+    }
+    std::string enc;
+    m.EncodeTo(&enc);
+    TableMeta out;
+    Status s = out.DecodeFrom(
+        enc, pos + TableMeta::kEncodedLength + kTrailerSize + kFooterSize,
+        "f");
+    return s.ok() ? std::to_string(out.page_bytes()) : s.ToString();
+  };
+  EXPECT_EQ(decode(6, 3, 3 * 4096, 9), "4096");
+  EXPECT_EQ(decode(7, 3, 3 * 4096, 9), "4096");
+  EXPECT_EQ(decode(7, 3, 3 * 8192, 9), "8192");
+  EXPECT_EQ(decode(7, 2, 2 * 65536, 2 * 13106), "65536");
+  for (const std::string& refused :
+       {decode(6, 3, 3 * 8192, 9), decode(7, 3, 3 * 6144, 9),
+        decode(7, 3, 3 * 2048, 9), decode(7, 1, 131072, 9),
+        decode(7, 3, 3 * 8192 + 1, 9), decode(7, 2, 2 * 65536, 2 * 13106 + 1),
+        decode(7, 3, 3 * 4096, 2)}) {
+    EXPECT_NE(refused.find("page geometry"), std::string::npos) << refused;
+  }
+}
+
 // The footer's version field: version 1 wrote a plain 1; later versions
 // are tagged, and no single bit flip turns a tagged field into a number
 // RocksDB's footer decoder accepts (it knows 0 to 7 as of 11.x).

@@ -323,7 +323,11 @@ TEST_P(TableRoundTrip, MatchesModel) {
               p.order_array && !key_ordered);
     EXPECT_EQ(props->format_version, kFormatVersionInlineFile);
   } else if (layout == "paged") {
-    EXPECT_EQ(props->format_version, kFormatVersionPagedFile);
+    // Version 7 for pages larger than 4 KiB (PageSizeFollowsTheEntries).
+    EXPECT_EQ(props->format_version,
+              ViewOf(table.get()).meta().page_bytes() == kEntryPageMinBytes
+                  ? kFormatVersionPagedFile
+                  : kFormatVersionPageSizes);
     EXPECT_TRUE(p.compacted && p.page_layout);
   } else {
     EXPECT_EQ(props->format_version, kFormatVersionLogFile);
@@ -680,6 +684,76 @@ TEST(TableTest, OverheadOfPages) {
   EXPECT_LE(meta.block_table.size, 304u * (8 + 16) + 64);
   // Properties, meta block and footer: a few KiB.
   EXPECT_LE(h.FileSize(), meta.index.size + meta.block_table.size + 8192);
+}
+
+// A file of entries that would leave much of a 4 KiB page empty takes
+// larger pages: the smallest size within a sixteenth of the best one's
+// bytes, chosen on the first 256 KiB (or the whole of a smaller file).
+TEST(TableTest, PageSizeFollowsTheEntries) {
+  struct Case {
+    int entries;
+    int key;
+    size_t value;
+    uint32_t page_bytes;  // what the rule gives, worked out by hand
+    uint32_t version;
+  };
+  // 20-byte keys and 1,000-byte values: 1,023-byte entries, 1,026 with
+  // their tail bytes: 3 in 4 KiB (75% full), 7 in 8 (1,170 bytes an
+  // entry), 15 in 16 (1,092), 31 in 32 (1,057), 63 in 64 (1,040): 16 KiB
+  // is the smallest within a sixteenth of 64's bytes. With 16-byte keys,
+  // 1,019-byte entries: 4 fill 4 KiB to 2 bytes. 2,100-byte values: one
+  // in 4 KiB; 3 in 8, 7 in 16, 15 in 32 and 30 in 64 (the same bytes):
+  // 32 KiB. 100-byte values fill 4 KiB to 97%. A file of five 1,023-byte
+  // entries: two 4 KiB pages or one of 8, the same bytes; the smaller
+  // page wins.
+  for (const Case& c : {Case{2000, 20, 1000, 16384, kFormatVersionPageSizes},
+                        Case{2000, 16, 1000, 4096, kFormatVersionPagedFile},
+                        Case{600, 16, 2100, 32768, kFormatVersionPageSizes},
+                        Case{3000, 16, 100, 4096, kFormatVersionPagedFile},
+                        Case{5, 20, 1000, 4096, kFormatVersionPagedFile}}) {
+   for (bool mmap : {false, true}) {
+    SCOPED_TRACE(std::to_string(c.key) + "-byte keys, " +
+                 std::to_string(c.value) + "-byte values" +
+                 (mmap ? ", mmap" : ""));
+    Harness h(mmap);
+    Entries entries;
+    for (int i = 0; i < c.entries; ++i) {
+      char k[32];
+      snprintf(k, sizeof(k), "%0*d", c.key, i);
+      entries.emplace_back(IKey(k, 0, kTypeValue),
+                           std::string(c.value, static_cast<char>('a' + i % 26)));
+    }
+    ASSERT_OK(h.Build(entries, RobinHoodTableOptions(), &KeyHash, nullptr));
+    std::unique_ptr<TableReader> t;
+    ASSERT_OK(h.Open(&t));
+    const TableMeta& meta = ViewOf(t.get()).meta();
+    ASSERT_TRUE(meta.is_paged());
+    EXPECT_EQ(meta.page_bytes(), c.page_bytes);
+    EXPECT_EQ(meta.format_version, c.version);
+    EXPECT_EQ(t->GetTableProperties()->format_version, c.version);
+    // Within a tenth of the entries' own bytes, once there are enough.
+    if (c.entries >= 100) {
+      EXPECT_LE(meta.index.size,
+                uint64_t(c.entries) * (c.key + c.value + 3) * 11 / 10);
+    }
+    for (int i = 0; i < c.entries; i += 7) {
+      ASSERT_NO_FATAL_FAILURE(CheckGet(
+          t.get(), entries, ExtractUserKey(entries[i].first).ToString(),
+          kMaxSequenceNumber));
+    }
+    std::unique_ptr<InternalIterator> it(t->NewIterator(
+        ReadOptions(), nullptr, nullptr, false, TableReaderCaller::kUncategorized));
+    size_t n = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      ASSERT_EQ(it->key(), entries[n].first);
+      ASSERT_EQ(it->value(), entries[n].second);
+      n++;
+    }
+    ASSERT_OK(it->status());
+    EXPECT_EQ(n, entries.size());
+    ASSERT_OK(t->VerifyChecksum(ReadOptions(), TableReaderCaller::kUncategorized));
+   }
+  }
 }
 
 // Pages are never compressed: with a codec, a file takes them only where

@@ -17,6 +17,9 @@
 //                               evenly: version 4, a key order model)
 //   paged, paged-bloom          puts too long for a slot: pages and a page
 //                               index (version 6), with a range deletion
+//   paged-8k                    seven puts of about 1 KiB: one page of
+//                               8 KiB (version 7; past the fuzzers'
+//                               -max_len, so replayed whole only)
 //   empty, rangedel-only        no point entries
 //   reverse                     ReverseBytewiseComparator
 //   ingested                    a file a DB ingested with write_global_seqno
@@ -217,6 +220,18 @@ Status WritePaged(const std::string& path, const char* filter = "") {
   return s;
 }
 
+// Seven entries of about 1 KiB fill one 8 KiB page; 4 KiB pages would
+// take three (paged_entries.h).
+Status WritePagedLargePages(const std::string& path) {
+  SstFileWriter writer(EnvOptions(), SstOptions(SmallBlocks(), kNoCompression));
+  Status s = writer.Open(path);
+  for (int i = 0; s.ok() && i < 7; ++i) {
+    s = writer.Put(Key(i), Value(i, 1030 + i * 5));
+  }
+  if (s.ok()) s = writer.Finish();
+  return s;
+}
+
 // In the log: the compact put's second length byte.
 Status WriteLongEntries(const std::string& path) {
   RobinHoodTableOptions rh = SmallBlocks();
@@ -372,6 +387,7 @@ int main(int argc, char** argv) {
   failed += Check(dir + "/paged", WritePaged(dir + "/paged"));
   failed += Check(dir + "/paged-bloom",
                   WritePaged(dir + "/paged-bloom", "bloomfilter:10"));
+  failed += Check(dir + "/paged-8k", WritePagedLargePages(dir + "/paged-8k"));
   failed += Check(dir + "/reverse", WriteReverse(dir + "/reverse"));
   failed += Check(dir + "/ingested", WriteIngested(dir, dir + "/ingested"), false);
   return failed == 0 ? 0 : 1;

@@ -82,9 +82,15 @@ size_t Rechecksum(std::string* file) {
   if (paged && !inline_layout) {
     // Paged file (entry_page.h): each page's CRC in its last 4 bytes, for
     // the pages the meta block claims.
-    constexpr uint64_t kPage = ROCKSDB_NAMESPACE::robinhood::kEntryPageBytes;
     const uint64_t pages_offset = meta_u64(kHandlesAt);
     const uint64_t pages_size = meta_u64(kHandlesAt + 8);
+    // The page size, as the reader derives it: the section over the count.
+    const uint64_t count = meta_u64(kIndexSlotsAt);
+    const uint64_t kPage =
+        count != 0 && pages_size % count == 0 &&
+                ROCKSDB_NAMESPACE::robinhood::IsEntryPageSize(pages_size / count)
+            ? pages_size / count
+            : ROCKSDB_NAMESPACE::robinhood::kEntryPageMinBytes;
     for (uint64_t at = pages_offset; at - pages_offset + kPage <= pages_size;
          at += kPage) {
       if (!Fits(at, kPage, file->size())) break;

@@ -114,7 +114,7 @@ Status PagedIndexStats(const TableFile& t, uint64_t samples, IndexStats* st) {
     if (!s.ok()) return s;
     for (uint64_t i = 0; i < count; ++i) {
       EntryPage page;
-      if (!page.Parse(run.data() + i * kEntryPageBytes)) {
+      if (!page.Parse(run.data() + i * paged.page_bytes(), paged.page_bytes())) {
         return paged.Damaged(first + i, "bad entry count");
       }
       st->max_cluster = std::max<uint64_t>(st->max_cluster, page.size());

@@ -118,14 +118,14 @@ int Info(const Args& a, const TableFile& t) {
         Row("pages", Format("%" PRIu64 " of %u bytes, %.1f entries a page, "
                             "%.1f%% filled by entries; page index %" PRIu64
                             " bytes",
-                            paged->pages(), kEntryPageBytes,
+                            paged->pages(), paged->page_bytes(),
                             paged->pages() ? static_cast<double>(m.num_entries) /
                                                  paged->pages()
                                            : 0.0,
                             100 * fill, m.block_table.size)));
     out.Field("bytes", Uint(m.index.size));
     out.Field("pages", Uint(paged->pages()));
-    out.Field("page_bytes", Uint(kEntryPageBytes));
+    out.Field("page_bytes", Uint(paged->page_bytes()));
     out.Field("fill", Real(fill));
     out.Field("page_index_bytes", Uint(m.block_table.size));
     out.End();
