@@ -30,6 +30,10 @@ DEFINE_string(compression, "none",
               "Codec of every format that compresses (none, snappy, lz4, "
               "zstd): BlockBasedTable's blocks, RobinHoodTable's log blocks "
               "(slots and pages are never compressed)");
+DEFINE_double(compression_ratio, 1.0,
+              "The share of each value that is random, the rest repeating it "
+              "(as db_bench's flag: 0.5 compresses to about half); 1.0, the "
+              "default: values do not compress");
 DEFINE_int32(threads, 1, "Reader threads for the read phases");
 DEFINE_int32(batch_size, 50, "Keys per MultiGet in multireadrandom");
 DEFINE_int32(seek_nexts, 10, "Next() calls after each Seek in seekrandom");

@@ -11,6 +11,7 @@ DECLARE_int64(num);
 DECLARE_int64(reads);
 DECLARE_int32(key_size);
 DECLARE_int32(value_size);
+DECLARE_double(compression_ratio);
 DECLARE_int32(threads);
 DECLARE_int32(batch_size);
 DECLARE_int32(seek_nexts);

@@ -158,7 +158,12 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
       break;
     }
   }
-  s << ", no compression";
+  if (o.compression == kNoCompression) {
+    s << ", no compression";
+  } else {
+    s << ", " << FLAGS_compression << " (values " << FLAGS_compression_ratio
+      << " random)";
+  }
   setup.summary = s.str();
   return setup;
 }

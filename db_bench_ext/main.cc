@@ -112,6 +112,11 @@ int main(int argc, char** argv) {
             FLAGS_compression.c_str());
     return 2;
   }
+  if (!(FLAGS_compression_ratio > 0.0 && FLAGS_compression_ratio <= 1.0)) {
+    fprintf(stderr, "--compression_ratio=%g: must be in (0, 1]\n",
+            FLAGS_compression_ratio);
+    return 2;
+  }
   std::vector<std::string> workload_names = Split(FLAGS_workload);
   if (FLAGS_workload == "all") workload_names = {"cuckoo", "sparkey", "misses"};
   std::vector<Workload> workloads;
@@ -122,6 +127,7 @@ int main(int argc, char** argv) {
               name.c_str());
       return 2;
     }
+    w.compression_ratio = FLAGS_compression_ratio;
     workloads.push_back(w);
   }
   std::vector<std::string> phases;

@@ -68,13 +68,16 @@ rocksdb::Slice KeySpace::Key(uint64_t h, char* buf) const {
 
 rocksdb::Slice KeySpace::Value(uint64_t h, char* buf) const {
   uint64_t r = h * 0x2545f4914f6cdd1dULL + 1;
-  int n = w_.value_size;
-  for (int i = 0; i < n; i += 8) {
+  const int n = w_.value_size;
+  const int random = std::max(
+      1, std::min(n, static_cast<int>(n * w_.compression_ratio + 0.5)));
+  for (int i = 0; i < random; i += 8) {
     r ^= r >> 12;
     r ^= r << 25;
     r ^= r >> 27;
-    memcpy(buf + i, &r, std::min(8, n - i));
+    memcpy(buf + i, &r, std::min(8, random - i));
   }
+  for (int i = random; i < n; ++i) buf[i] = buf[i - random];
   return rocksdb::Slice(buf, size_t(n));
 }
 

@@ -19,6 +19,9 @@ struct Workload {
   int min_key = 8;        // variable keys: [min_key, max_key]
   int max_key = 32;
   int value_size = 100;
+  // The share of each value that is random; the rest repeats it, so a
+  // codec saves about 1 - this (db_bench's --compression_ratio).
+  double compression_ratio = 1.0;
   bool mmap_read = true;  // for robinhood and block (cuckoo, plain always)
   // Phases this workload runs when --benchmarks is not given.
   std::vector<std::string> default_phases;
