@@ -29,17 +29,18 @@ Status LogBlockReader::Damaged(size_t b, const std::string& detail,
 }
 
 Status LogBlockReader::ReadBlock(size_t b, bool verify, std::string* buf,
-                                 Slice* contents) const {
+                                 Slice* contents, size_t prefix) const {
   const BlockLocation loc = blocks_->Get(b);
   Slice raw;
   Status s = file_->ReadRange(loc.file_offset, loc.contents_bytes + kTrailerSize,
                               buf, &raw);
   if (!s.ok()) return s;
-  return DecodeBlock(b, raw, verify, buf, contents);
+  return DecodeBlock(b, raw, verify, buf, contents, prefix);
 }
 
 Status LogBlockReader::DecodeBlock(size_t b, const Slice& raw, bool verify,
-                                   std::string* buf, Slice* contents) const {
+                                   std::string* buf, Slice* contents,
+                                   size_t prefix) const {
   const BlockLocation loc = blocks_->Get(b);
   *contents = Slice(raw.data(), loc.contents_bytes);
   const char* trailer = raw.data() + loc.contents_bytes;
@@ -72,10 +73,10 @@ Status LogBlockReader::DecodeBlock(size_t b, const Slice& raw, bool verify,
   Status s;
   if (in_buf) {
     std::string out;
-    s = Uncompress(type, *contents, loc.logical_bytes, &out);
+    s = UncompressPrefix(type, *contents, loc.logical_bytes, prefix, &out);
     buf->swap(out);
   } else {
-    s = Uncompress(type, *contents, loc.logical_bytes, buf);
+    s = UncompressPrefix(type, *contents, loc.logical_bytes, prefix, buf);
   }
   if (!s.ok()) {
     return Damaged(b, "does not decompress: " + s.ToString());
@@ -110,10 +111,20 @@ Status LogBlockReader::ReadEntry(uint64_t address, bool verify,
   // (they may differ from the last read: a flaky device), so only an
   // unverified lookup in a raw block reads its entry alone.
   if (file_->mmap() || loc.compressed() || verify) {
+    // A compressed block decoded up to the entry, if its codec allows.
+    const size_t prefix = static_cast<size_t>(in_block) + kEntryReadBytes;
     Slice contents;
-    Status s = ReadBlock(b, verify, buf, &contents);
+    Status s = ReadBlock(b, verify, buf, &contents, prefix);
     if (!s.ok()) return s;
     view = Slice(contents.data() + in_block, contents.size() - in_block);
+    if (contents.size() < loc.logical_bytes &&
+        DecodeLogEntry(view.data(), view.data() + view.size(),
+                       &out->entry) == nullptr) {
+      // A long entry: the whole block.
+      s = ReadBlock(b, verify, buf, &contents);
+      if (!s.ok()) return s;
+      view = Slice(contents.data() + in_block, contents.size() - in_block);
+    }
   } else {
     // A raw block: read the entry alone, and the rest of the block only if
     // the entry turns out longer than the first read.

@@ -46,12 +46,15 @@ class LogBlockReader {
   // Makes `*contents` the (uncompressed) contents of block `b`: in place
   // with mmap and no compression, else in `*buf`. Verifies the checksum if
   // `verify` (once per block with mmap, on every read from the file else).
-  Status ReadBlock(size_t b, bool verify, std::string* buf,
-                   Slice* contents) const;
+  // A compressed block may come out shorter, but at least `prefix` bytes
+  // long (UncompressPrefix), if a caller needs no more.
+  Status ReadBlock(size_t b, bool verify, std::string* buf, Slice* contents,
+                   size_t prefix = SIZE_MAX) const;
   // The second half of ReadBlock, for callers that read the stored bytes
   // (`raw`: contents and trailer) themselves, e.g. from a readahead buffer.
   Status DecodeBlock(size_t b, const Slice& raw, bool verify,
-                     std::string* buf, Slice* contents) const;
+                     std::string* buf, Slice* contents,
+                     size_t prefix = SIZE_MAX) const;
   // Checks block `b`'s checksum, reading it whole; decompresses nothing.
   Status VerifyBlock(size_t b, std::string* buf) const;
 

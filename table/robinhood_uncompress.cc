@@ -167,5 +167,31 @@ Status Uncompress(CompressionType type, const Slice& compressed,
   }
 }
 
+Status UncompressPrefix(CompressionType type, const Slice& compressed,
+                        size_t expected_size, size_t prefix,
+                        std::string* out) {
+#ifdef LZ4
+  if ((type == kLZ4Compression || type == kLZ4HCCompression) &&
+      prefix < expected_size &&
+      compressed.size() <= std::numeric_limits<int>::max() &&
+      expected_size <= std::numeric_limits<int>::max()) {
+    Slice in = compressed;
+    Status s = StripLength(&in, expected_size);
+    if (!s.ok()) return s;
+    out->resize(expected_size);
+    const int produced = LZ4_decompress_safe_partial(
+        in.data(), &(*out)[0], static_cast<int>(in.size()),
+        static_cast<int>(prefix), static_cast<int>(expected_size));
+    if (produced < 0 || static_cast<size_t>(produced) < prefix) {
+      return Bad("bad lz4 stream");
+    }
+    out->resize(static_cast<size_t>(produced));
+    return Status::OK();
+  }
+#endif
+  (void)prefix;
+  return Uncompress(type, compressed, expected_size, out);
+}
+
 }  // namespace robinhood
 }  // namespace ROCKSDB_NAMESPACE

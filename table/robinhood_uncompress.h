@@ -38,5 +38,14 @@ bool CanUncompress(CompressionType type);
 Status Uncompress(CompressionType type, const Slice& input,
                   size_t expected_size, std::string* out);
 
+// As Uncompress, but may stop once `*out` holds the first `prefix` bytes
+// (LZ4, whose blocks decode from their start): `*out` is then at least
+// min(prefix, expected_size) bytes long, and all of them are the block's.
+// Other codecs decompress the whole. A point lookup needs the block only
+// up to its entry.
+Status UncompressPrefix(CompressionType type, const Slice& input,
+                        size_t expected_size, size_t prefix,
+                        std::string* out);
+
 }  // namespace robinhood
 }  // namespace ROCKSDB_NAMESPACE

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "rocksdb/convenience.h"
+#include "table/robinhood_compress.h"
 #include "table/robinhood_uncompress.h"
 #include "tests/corruption_harness.h"
 #include "tests/test_util.h"
@@ -271,6 +272,36 @@ TEST_P(CompressionBoundTest, BuilderKeepsTheBound) {
     EXPECT_EQ(r.wrong, 0);
     EXPECT_EQ(r.corruptions, 0);
   }
+}
+
+// A point lookup decodes a compressed block only up to its entry where
+// the codec allows (LZ4): the bytes it gets are the block's first ones,
+// at least as many as it asked for; a stream that breaks before them is
+// refused; other codecs decode the whole.
+TEST_P(CompressionBoundTest, PrefixIsTheBlocksStart) {
+  std::string block;
+  for (int i = 0; block.size() < 4096; ++i) {
+    block += "entry " + std::to_string(i * 7919) + " abcabcabd ";
+  }
+  block.resize(4096);
+  std::string stream;
+  ASSERT_TRUE(Compress(GetParam(), CompressionOptions(), block, &stream));
+  for (size_t prefix : {size_t{0}, size_t{1}, size_t{700}, size_t{4095},
+                        size_t{4096}, SIZE_MAX}) {
+    SCOPED_TRACE(prefix);
+    std::string out;
+    ASSERT_OK(UncompressPrefix(GetParam(), stream, block.size(), prefix, &out));
+    EXPECT_GE(out.size(), std::min(prefix, block.size()));
+    EXPECT_EQ(out, block.substr(0, out.size()));
+    const bool partial = GetParam() == kLZ4Compression ||
+                         GetParam() == kLZ4HCCompression;
+    if (!partial || prefix >= block.size()) EXPECT_EQ(out.size(), block.size());
+  }
+  // Cut short: the prefix it asks for lies past what the stream holds.
+  std::string out;
+  EXPECT_TRUE(UncompressPrefix(GetParam(), Slice(stream.data(), 8),
+                               block.size(), 3000, &out)
+                  .IsCorruption());
 }
 
 INSTANTIATE_TEST_SUITE_P(Codecs, CompressionBoundTest,
