@@ -42,6 +42,18 @@ constexpr bool IsEntryPageSize(uint64_t bytes) {
   return bytes >= kEntryPageMinBytes && bytes <= kEntryPageMaxBytes &&
          (bytes & (bytes - 1)) == 0;
 }
+// The page sizes, kEntryPageMinBytes << s for s below this.
+constexpr int kEntryPageSizes = 5;
+static_assert(kEntryPageMinBytes << (kEntryPageSizes - 1) == kEntryPageMaxBytes,
+              "page sizes");
+// Whether an entry of `entry_bytes` fits a page of `page_bytes` beside `n`
+// entries of `used` bytes: entries, their tail bytes and the fixed tail.
+constexpr bool EntryPageFits(uint64_t page_bytes, uint64_t used, uint64_t n,
+                             uint64_t entry_bytes) {
+  return used + entry_bytes + (n + 1) * kEntryPageTailPerEntry +
+             kEntryPageFixedTail <=
+         page_bytes;
+}
 // The smallest entry (two one-byte lengths) with its tail bytes bounds n.
 constexpr uint32_t EntryPageMaxEntries(uint32_t page_bytes) {
   return (page_bytes - kEntryPageFixedTail) / (2 + kEntryPageTailPerEntry);
@@ -68,9 +80,7 @@ class EntryPageBuilder {
   // Whether an entry of `entry_bytes` (EntryPageEntryBytes) fits beside
   // the ones added so far.
   bool Fits(uint32_t entry_bytes) const {
-    return used_ + entry_bytes + (n_ + 1) * kEntryPageTailPerEntry +
-               kEntryPageFixedTail <=
-           bytes_;
+    return EntryPageFits(bytes_, used_, n_, entry_bytes);
   }
   // REQUIRES: Fits(EntryPageEntryBytes(key, value)); keys in order.
   void Add(const Slice& key, const Slice& value, uint8_t tag);

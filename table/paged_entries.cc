@@ -10,17 +10,35 @@
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
+namespace {
+// Hands each entry of `sample` (varint32 key and value lengths, key,
+// value; as PagedEntryBuffer::Add writes them) to `visit`, until it
+// returns false. Returns whether every entry was visited.
+template <typename Visit>
+bool ForEachEncoded(const std::string& sample, const Visit& visit) {
+  const char* p = sample.data();
+  const char* end = p + sample.size();
+  while (p < end) {
+    uint32_t klen = 0, vlen = 0;
+    p = GetVarint32Ptr(p, end, &klen);
+    p = GetVarint32Ptr(p, end, &vlen);
+    if (!visit(Slice(p, klen), Slice(p + klen, vlen))) return false;
+    p += klen + vlen;
+  }
+  return true;
+}
+}  // namespace
+
 uint32_t PagedEntryBuffer::ChoosePageBytes(const std::vector<uint32_t>& sizes,
                                            bool whole) {
   // The bytes each size would take, packing as EntryPageBuilder does.
-  uint64_t bytes[5] = {};
+  uint64_t bytes[kEntryPageSizes] = {};
   uint64_t best = UINT64_MAX;
-  for (int s = 0; s < 5; ++s) {
+  for (int s = 0; s < kEntryPageSizes; ++s) {
     const uint64_t page = uint64_t{kEntryPageMinBytes} << s;
     uint64_t pages = 0, used = 0, n = 0;
     for (uint32_t e : sizes) {
-      if (n > 0 && used + e + (n + 1) * kEntryPageTailPerEntry +
-                           kEntryPageFixedTail > page) {
+      if (n > 0 && !EntryPageFits(page, used, n, e)) {
         pages++;
         used = n = 0;
       }
@@ -34,7 +52,7 @@ uint32_t PagedEntryBuffer::ChoosePageBytes(const std::vector<uint32_t>& sizes,
     }
     best = std::min(best, bytes[s]);
   }
-  for (int s = 0; s < 5; ++s) {
+  for (int s = 0; s < kEntryPageSizes; ++s) {
     if (bytes[s] <= best + best / 16) return kEntryPageMinBytes << s;
   }
   return kEntryPageMinBytes;
@@ -47,15 +65,10 @@ void PagedEntryBuffer::PageSample(bool whole) {
   std::string sample;
   sample.swap(sample_);
   std::vector<uint32_t>().swap(sample_sizes_);
-  const char* p = sample.data();
-  const char* end = p + sample.size();
-  while (p < end) {
-    uint32_t klen = 0, vlen = 0;
-    p = GetVarint32Ptr(p, end, &klen);
-    p = GetVarint32Ptr(p, end, &vlen);
-    AddToPage(Slice(p, klen), Slice(p + klen, vlen));
-    p += klen + vlen;
-  }
+  ForEachEncoded(sample, [this](const Slice& key, const Slice& value) {
+    AddToPage(key, value);
+    return true;
+  });
 }
 
 void PagedEntryBuffer::ClosePage() {
@@ -94,22 +107,9 @@ void PagedEntryBuffer::Add(const Slice& key, const Slice& value) {
   if (sample_.size() >= kPageSizeSample) PageSample(false);
 }
 
-bool PagedEntryBuffer::ForEachSampled(const Visit& visit) const {
-  const char* p = sample_.data();
-  const char* end = p + sample_.size();
-  while (p < end) {
-    uint32_t klen = 0, vlen = 0;
-    p = GetVarint32Ptr(p, end, &klen);
-    p = GetVarint32Ptr(p, end, &vlen);
-    if (!visit(Slice(p, klen), Slice(p + klen, vlen))) return false;
-    p += klen + vlen;
-  }
-  return true;
-}
-
 void PagedEntryBuffer::ForEach(const Visit& visit) const {
   if (sampling_) {
-    ForEachSampled(visit);
+    ForEachEncoded(sample_, visit);
     return;
   }
   // The open page is encoded only when it closes: finish a copy.

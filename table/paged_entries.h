@@ -81,15 +81,13 @@ class PagedEntryBuffer {
   void PageSample(bool whole);
   void AddToPage(const Slice& key, const Slice& value);
   void ClosePage();
-  // The sample's entries, encoded as in a page, in order.
-  bool ForEachSampled(const Visit& visit) const;
 
   // Small chunks: a small file's buffer stays close to its bytes.
   static constexpr size_t kPagesPerChunk = 16;
   const HashFunction hash_;
   const uint64_t seed_;
   bool sampling_ = true;
-  std::string sample_;
+  std::string sample_;  // entries: varint32 lengths, key, value
   std::vector<uint32_t> sample_sizes_;
   EntryPageBuilder open_;
   std::vector<std::string> chunks_;  // finished pages

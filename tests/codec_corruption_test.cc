@@ -295,7 +295,9 @@ TEST_P(CompressionBoundTest, PrefixIsTheBlocksStart) {
     EXPECT_EQ(out, block.substr(0, out.size()));
     const bool partial = GetParam() == kLZ4Compression ||
                          GetParam() == kLZ4HCCompression;
-    if (!partial || prefix >= block.size()) EXPECT_EQ(out.size(), block.size());
+    if (!partial || prefix >= block.size()) {
+      EXPECT_EQ(out.size(), block.size());
+    }
   }
   // Cut short: the prefix it asks for lies past what the stream holds.
   std::string out;

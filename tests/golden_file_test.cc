@@ -64,17 +64,22 @@ Model GoldenModel() {
   return m;
 }
 
+// A compacted put of `k`, the query that finds it and one for a key just
+// after it that no model holds.
+void AddPut(Model* m, const std::string& k, const std::string& v) {
+  m->entries.emplace_back(IKey(k, 0, kTypeValue), v);
+  m->queries.push_back(Query{k, kMaxSequenceNumber, GetContext::kFound, v});
+  m->queries.push_back(
+      Query{k + "x", kMaxSequenceNumber, GetContext::kNotFound, ""});
+}
+
 // Compacted puts of keys and values that vary in length, and a range
 // deletion: an inline file (version 2 on).
 Model GoldenInlineModel() {
   Model m;
   for (int i = 0; i < 90; ++i) {
     const std::string k = "in" + std::string(1 + i % 9, 'k') + std::to_string(i);
-    const std::string v(i % 17, static_cast<char>('A' + i % 26));
-    m.entries.emplace_back(IKey(k, 0, kTypeValue), v);
-    m.queries.push_back(Query{k, kMaxSequenceNumber, GetContext::kFound, v});
-    m.queries.push_back(
-        Query{k + "x", kMaxSequenceNumber, GetContext::kNotFound, ""});
+    AddPut(&m, k, std::string(i % 17, static_cast<char>('A' + i % 26)));
   }
   std::sort(m.entries.begin(), m.entries.end(),
             [](const std::pair<std::string, std::string>& a,
@@ -100,12 +105,7 @@ Model GoldenKeyOrderModel() {
   }
   std::sort(keys.begin(), keys.end());
   for (size_t i = 0; i < keys.size(); ++i) {
-    const std::string v(i % 13, static_cast<char>('a' + i % 26));
-    m.entries.emplace_back(IKey(keys[i], 0, kTypeValue), v);
-    m.queries.push_back(
-        Query{keys[i], kMaxSequenceNumber, GetContext::kFound, v});
-    m.queries.push_back(
-        Query{keys[i] + "x", kMaxSequenceNumber, GetContext::kNotFound, ""});
+    AddPut(&m, keys[i], std::string(i % 13, static_cast<char>('a' + i % 26)));
   }
   m.tombstones.emplace_back(IKey(keys[10], 9000, kTypeRangeDeletion),
                             keys[12]);
@@ -120,12 +120,8 @@ Model GoldenPagedModel() {
   for (int i = 0; i < 80; ++i) {
     char k[24];
     snprintf(k, sizeof(k), "page/%05d", i * 37);
-    const std::string v(70 + (i * 53) % 181, static_cast<char>('a' + i % 26));
-    m.entries.emplace_back(IKey(k, 0, kTypeValue), v);
-    m.queries.push_back(Query{k, kMaxSequenceNumber, GetContext::kFound, v});
-    m.queries.push_back(
-        Query{std::string(k) + "x", kMaxSequenceNumber, GetContext::kNotFound,
-              ""});
+    AddPut(&m, k, std::string(70 + (i * 53) % 181,
+                              static_cast<char>('a' + i % 26)));
   }
   m.queries.push_back(
       Query{"page/", kMaxSequenceNumber, GetContext::kNotFound, ""});
@@ -146,11 +142,7 @@ Model GoldenLargePagesModel() {
     snprintf(k, sizeof(k), "large/%05d", i * 11);
     std::string v(1010 + (i * 71) % 91, static_cast<char>('a' + i % 26));
     for (size_t b = 0; b < v.size(); b += 97) v[b] = static_cast<char>(i + b);
-    m.entries.emplace_back(IKey(k, 0, kTypeValue), v);
-    m.queries.push_back(Query{k, kMaxSequenceNumber, GetContext::kFound, v});
-    m.queries.push_back(
-        Query{std::string(k) + "x", kMaxSequenceNumber, GetContext::kNotFound,
-              ""});
+    AddPut(&m, k, v);
   }
   m.queries.push_back(
       Query{"large/", kMaxSequenceNumber, GetContext::kNotFound, ""});
