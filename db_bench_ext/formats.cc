@@ -70,6 +70,13 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
   o.level0_slowdown_writes_trigger = 1 << 30;
   o.level0_stop_writes_trigger = 1 << 30;
   o.max_background_jobs = 2;
+  // The block cache of every format that has one, each its own.
+  size_t cache = size_t(FLAGS_cache_size);
+  if (cache == 0) {
+    // Room for all data blocks with slack for per-entry block overhead.
+    double per_entry = w.AverageKeySize() + w.value_size + 24;
+    cache = size_t(double(num) * per_entry * 1.5) + (64u << 20);
+  }
   std::ostringstream s;
   switch (format.format) {
     case Format::kRobinHood: {
@@ -88,6 +95,8 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
       rh.filter_policy = format.name == "robinhood_bloom"
                              ? "bloomfilter:" + std::to_string(FLAGS_bloom_bits)
                              : FLAGS_robinhood_filter_policy;
+      // Only compressed files use it (the decompressed blocks).
+      if (o.compression != kNoCompression) rh.block_cache = NewLRUCache(cache, 6);
       o.table_factory.reset(NewRobinHoodTableFactory(rh));
       o.allow_mmap_reads = mmap_read;
       s << "RobinHoodTable load_factor=" << rh.load_factor
@@ -101,6 +110,9 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
         << " filter_policy=" << (rh.filter_policy.empty() ? "none"
                                                            : rh.filter_policy)
         << " mmap_read=" << mmap_read;
+      if (rh.block_cache != nullptr) {
+        s << " block_cache=" << (cache >> 20) << " MiB";
+      }
       break;
     }
     case Format::kCuckoo: {
@@ -143,12 +155,6 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
       // point lookups inside a block.
       b.data_block_index_type = BlockBasedTableOptions::kDataBlockBinaryAndHash;
       b.data_block_hash_table_util_ratio = 0.75;
-      size_t cache = size_t(FLAGS_cache_size);
-      if (cache == 0) {
-        // Room for all data blocks with slack for per-entry block overhead.
-        double per_entry = w.AverageKeySize() + w.value_size + 24;
-        cache = size_t(double(num) * per_entry * 1.5) + (64u << 20);
-      }
       b.block_cache = NewLRUCache(cache, 6);
       o.table_factory.reset(NewBlockBasedTableFactory(b));
       o.allow_mmap_reads = mmap_read;

@@ -1,6 +1,7 @@
 // Report::PrintTargets: the project's targets for each workload, judged on
 // the medians of this run (report.h).
 #include <cinttypes>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,7 @@ void Report::PrintTargets(FILE* out, const RunInfo& info) const {
   // What reads of `phase` must find of `r.ops` keys: all, or none for
   // absent keys. Empty if `r` found what it should.
   auto wrong_found = [](const PhaseResult& r) -> std::string {
-    const uint64_t want = r.phase == "readmissing" ? 0 : r.ops;
+    const uint64_t want = r.ExpectedFound();
     if (r.found == want) return "";
     return r.format + " found " + std::to_string(r.found) + " of " +
            std::to_string(r.ops) + ", not " + std::to_string(want);
@@ -68,46 +69,60 @@ void Report::PrintTargets(FILE* out, const RunInfo& info) const {
   }
   for (const auto& w : info.workload_order) {
     for (const auto& phase : {"fill", "ingest"}) {
-      // A build that failed misses every target it would have had.
-      const PhaseResult* tried = FindAny(med, w, "robinhood", phase);
-      if (tried != nullptr && tried->failed) {
-        lines.push_back({w + " " + phase + ": robinhood", 0, 0, false,
-                         tried->reason});
-        continue;
-      }
-      const PhaseResult* rh = Find(med, w, "robinhood", phase);
-      const PhaseResult* block = Find(med, w, "block", phase);
-      const PhaseResult* cuckoo = Find(med, w, "cuckoo", phase);
-      if (rh && std::string(phase) == "fill") {
+      // Every target a build has, judged, or MISSED with the reason if
+      // robinhood's build or its peer's failed.
+      const PhaseResult* rh = FindAny(med, w, "robinhood", phase);
+      if (rh == nullptr || (rh->skipped && !rh->failed)) continue;
+      auto measured = [&](const char* format) {
+        const PhaseResult* r = FindAny(med, w, format, phase);
+        return r != nullptr && (!r->skipped || r->failed) ? r : nullptr;
+      };
+      const PhaseResult* block = measured("block");
+      const PhaseResult* cuckoo = measured("cuckoo");
+      auto build = [&](const std::string& what, const PhaseResult* peer,
+                       double goal, bool at_most,
+                       const std::function<double()>& value) {
+        Line l{what, 0, goal, at_most};
+        for (const PhaseResult* r : {rh, peer}) {
+          if (r != nullptr && r->failed) {
+            l.failure = r->format + " " + r->reason;
+            break;
+          }
+        }
+        if (l.failure.empty()) l.value = value();
+        lines.push_back(l);
+      };
+      auto bytes_over = [&](const PhaseResult* peer) {
+        return [=] { return double(rh->file_bytes) / double(peer->file_bytes); };
+      };
+      if (std::string(phase) == "fill") {
         if (block && w == "sparkey") {
-          lines.push_back({w + " file size: robinhood / block (uncompressed)",
-                           double(rh->file_bytes) / double(block->file_bytes),
-                           1.05, true});
+          build(w + " file size: robinhood / block (uncompressed)", block,
+                1.05, true, bytes_over(block));
         }
         if (w == "cuckoo" && cuckoo) {
-          lines.push_back({w + " file size: robinhood / cuckoo",
-                           double(rh->file_bytes) / double(cuckoo->file_bytes),
-                           1.3, true});
+          build(w + " file size: robinhood / cuckoo", cuckoo, 1.3, true,
+                bytes_over(cuckoo));
         }
         if (w == "cuckoo" && block) {
-          lines.push_back({w + " file size: robinhood / block",
-                           double(rh->file_bytes) / double(block->file_bytes),
-                           1.0, true});
+          build(w + " file size: robinhood / block", block, 1.0, true,
+                bytes_over(block));
         }
+        continue;
       }
-      if (std::string(phase) != "ingest" || !rh) continue;
-      lines.push_back({w + " ingest build: robinhood M entries/s",
-                       rh->entries_per_sec / 1e6, 1.5, false});
+      build(w + " ingest build: robinhood M entries/s", nullptr, 1.5, false,
+            [=] { return rh->entries_per_sec / 1e6; });
       if (block && w == "sparkey") {
-        lines.push_back({w + " ingest build: robinhood / block",
-                         rh->entries_per_sec / block->entries_per_sec, 1.2,
-                         false});
+        build(w + " ingest build: robinhood / block", block, 1.2, false,
+              [=] { return rh->entries_per_sec / block->entries_per_sec; });
       }
-      if (rh->builder_peak_bytes >= 0 && rh->entries && rh->file_bytes > 0) {
-        lines.push_back({w + " builder peak / file bytes (robinhood)",
-                         double(rh->builder_peak_bytes) /
-                             double(rh->file_bytes),
-                         1.5, true});
+      if (rh->failed || rh->builder_peak_bytes >= 0) {
+        build(w + " builder peak / file bytes (robinhood)", nullptr, 1.5, true,
+              [=] {
+                return rh->file_bytes > 0 ? double(rh->builder_peak_bytes) /
+                                                double(rh->file_bytes)
+                                          : 0.0;
+              });
       }
     }
   }

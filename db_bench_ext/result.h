@@ -21,6 +21,8 @@ struct PhaseResult {
   // Read phases.
   uint64_t ops = 0;      // keys looked up (seeks for seekrandom)
   uint64_t found = 0;
+  // What a right answer finds: every key, or none for absent keys.
+  uint64_t ExpectedFound() const { return phase == "readmissing" ? 0 : ops; }
   double seconds = 0;          // wall time
   double thread_seconds = 0;   // summed over threads
   double ops_per_sec = 0;

@@ -157,6 +157,12 @@ for fmt in "${fmts[@]}"; do
   # (and max_open_files=-1, which every format here sets).
   levels=$(levels_of "$dir")
   echo "-- $fmt: table_factory=$used, SST bytes ${bytes[$fmt]}, files in ${levels:-?} level(s)" >&2
+  # A factory db_bench could not load leaves BlockBasedTable in its place:
+  # numbers measured so would be another format's.
+  if [[ $fmt == robinhood && $used != RobinHoodTable ]]; then
+    echo "robinhood: db_bench used table_factory=${used:-unknown}, not RobinHoodTable; see $log/$fmt.fill" >&2
+    exit 1
+  fi
   [[ "$levels" == 1 ]] ||
     echo "$fmt: files in ${levels:-an unknown number of} levels: 'vector ro' is not the compacted DB" >&2
   ok_fmts+=("$fmt")

@@ -17,6 +17,8 @@
 //
 // A compressed block's logical size is at most kMaxCompressionRatio times
 // its stored contents (robinhood_format.h), checked here.
+//
+// Byte layout: docs/format.md, "Block table".
 #pragma once
 
 #include <cstdint>

@@ -31,6 +31,11 @@
 #if RH_ROCKSDB_AT_LEAST(8, 11)
 #include "db/seqno_to_time_mapping.h"
 #endif
+#if RH_ROCKSDB_AT_LEAST(8, 0)
+#include "rocksdb/advanced_cache.h"
+#else
+#include "rocksdb/cache.h"
+#endif
 
 // Overrides whose parameter lists changed: the reader and builder declare
 // them with these, so the class compiles against each host.
@@ -284,6 +289,33 @@ inline Status HostReadTableProperties(RandomAccessFileReader* file,
                              props);
 #else
   return ReadTableProperties(file, file_size, magic, ioptions, props);
+#endif
+}
+
+// 8.0: a Cache entry carries a CacheItemHelper (its role and deleter)
+// instead of a bare deleter, and Cache moved to advanced_cache.h; 7.9 had
+// dropped the key from the deleter. Inserts `block` and pins it in
+// `*handle`; on OK the cache owns `block`, else the caller still does
+// (every release says so for a non-null handle).
+namespace detail {
+inline void DeleteCachedString(const Slice& /*key*/, void* value) {
+  delete static_cast<std::string*>(value);
+}
+inline void DeleteCachedString(void* value, MemoryAllocator* /*allocator*/) {
+  delete static_cast<std::string*>(value);
+}
+}  // namespace detail
+inline Status CacheInsert(Cache* cache, const Slice& key, std::string* block,
+                          size_t charge, Cache::Handle** handle) {
+#if RH_ROCKSDB_AT_LEAST(8, 0)
+  static const Cache::CacheItemHelper kHelper(CacheEntryRole::kDataBlock,
+                                              &detail::DeleteCachedString);
+  return cache->Insert(key, block, &kHelper, charge, handle);
+#else
+  return cache->Insert(key, block, charge,
+                       static_cast<Cache::DeleterFn>(
+                           &detail::DeleteCachedString),
+                       handle);
 #endif
 }
 

@@ -20,7 +20,11 @@
 //
 // A lookup reads the tail (the last cache line or two: crc, n, tags, then
 // the offsets before them), then the one entry whose tag matches.
+//
+// Byte layout: docs/format.md, "Pages".
 #pragma once
+
+#include <cassert>
 
 #include <cstdint>
 #include <cstring>
@@ -74,7 +78,9 @@ class EntryPageBuilder {
  public:
   // REQUIRES: IsEntryPageSize(page_bytes).
   explicit EntryPageBuilder(uint32_t page_bytes = kEntryPageMinBytes)
-      : bytes_(page_bytes) {}
+      : bytes_(page_bytes) {
+    assert(IsEntryPageSize(page_bytes));
+  }
   uint32_t page_bytes() const { return bytes_; }
   bool empty() const { return n_ == 0; }
   // Whether an entry of `entry_bytes` (EntryPageEntryBytes) fits beside

@@ -71,6 +71,10 @@ FilterSectionBuilder::FilterSectionBuilder(
 FilterSectionBuilder::~FilterSectionBuilder() = default;
 
 void FilterSectionBuilder::AddKey(const Slice& user_key) {
+#ifndef NDEBUG
+  assert(keys_ == 0 || Slice(last_key_) != user_key);
+  last_key_.assign(user_key.data(), user_key.size());
+#endif
   bits_->AddKey(user_key);
   ++keys_;
 }

@@ -22,6 +22,8 @@
 // Only RocksDB's built-in policies are accepted: their filters carry their
 // own parameters, so a reader needs no options to read them, and a filter
 // a reader cannot interpret reads as "may match" (no filter at all).
+//
+// Byte layout: docs/format.md, "Filter (version 3)".
 #pragma once
 
 #include <cstdint>
@@ -76,6 +78,9 @@ class FilterSectionBuilder {
   std::string compatibility_name_;
   std::string policy_name_;
   uint64_t keys_ = 0;
+#ifndef NDEBUG
+  std::string last_key_;  // checks that a key comes once
+#endif
 };
 
 // The filter of an open file.

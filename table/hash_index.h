@@ -24,6 +24,8 @@
 // same home with a larger tag (sorted). Only slots whose tag equals ours
 // send the lookup to the log: with a 24-bit tag, a miss touches the log
 // about once in 16 million probed slots of the same home.
+//
+// Byte layout: docs/format.md, "Hash index".
 #pragma once
 
 #include <cassert>

@@ -24,6 +24,8 @@
 //   (B + 1) x fixed32      home of each bucket's first number: nondecreasing,
 //                          from 0; the last is the home slot count
 //   prefix_len bytes       the prefix
+//
+// Byte layout: docs/format.md, "Slots in key order (version 4)".
 #pragma once
 
 #include <cstdint>

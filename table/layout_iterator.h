@@ -1,6 +1,7 @@
-// What the iterators of both layouts (robinhood_table_iterator.h,
-// inline_table_iterator.h) share: validity, the current internal key, the
-// status and its contract, and the pinning of buffers values point into.
+// What the iterators of the three layouts (robinhood_table_iterator.h,
+// inline_table_iterator.h, paged_iterator.h) share: validity, the current
+// internal key, the status and its contract, and the pinning of buffers
+// values point into.
 //
 // The status contract: each positioning call (SeekToFirst, SeekToLast,
 // Seek, SeekForPrev) starts afresh, clearing the status, so an error met

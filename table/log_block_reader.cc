@@ -1,6 +1,7 @@
 #include "table/log_block_reader.h"
 
 #include <algorithm>
+#include <cassert>
 
 #include "table/robinhood_format.h"
 #include "table/robinhood_uncompress.h"
@@ -15,9 +16,11 @@ constexpr size_t kEntryReadBytes = 512;
 }  // namespace
 
 LogBlockReader::LogBlockReader(const SectionReader* file,
-                               const BlockTable* blocks)
+                               const BlockTable* blocks, Cache* cache)
     : file_(file),
       blocks_(blocks),
+      cache_(cache),
+      cache_id_(cache != nullptr ? cache->NewId() : 0),
       verified_(blocks->num_blocks()) {}
 
 Status LogBlockReader::Damaged(size_t b, const std::string& detail,
@@ -96,8 +99,48 @@ Status LogBlockReader::VerifyBlock(size_t b, std::string* buf) const {
                        "log block", loc.file_offset);
 }
 
+Status LogBlockReader::CachedContents(size_t b, bool verify, std::string* buf,
+                                      CachedBlock* pin,
+                                      Slice* contents) const {
+  char key[16];
+  EncodeFixed64(key, cache_id_);
+  EncodeFixed64(key + 8, b);
+  pin->Reset();
+  Cache::Handle* handle = cache_->Lookup(Slice(key, sizeof(key)));
+  if (handle == nullptr) {
+    Status s = ReadBlock(b, verify, buf, contents);
+    if (!s.ok()) return s;
+    // A compressed block decodes into `*buf`, whole: the cache takes it.
+    assert(contents->data() == buf->data() && contents->size() == buf->size());
+    std::unique_ptr<std::string> block(new std::string(std::move(*buf)));
+    const size_t charge = sizeof(std::string) + block->capacity();
+    s = compat::CacheInsert(cache_, Slice(key, sizeof(key)), block.get(),
+                            charge, &handle);
+    if (!s.ok()) {  // a full cache with a strict limit: go without
+      *buf = std::move(*block);
+      *contents = Slice(*buf);
+      return Status::OK();
+    }
+    block.release();
+  }
+  pin->cache_ = cache_;
+  pin->handle_ = handle;
+  *contents = Slice(*static_cast<const std::string*>(cache_->Value(handle)));
+  return Status::OK();
+}
+
+Status LogBlockReader::ReadBlockCached(size_t b, bool verify,
+                                       std::string* buf, CachedBlock* pin,
+                                       Slice* contents) const {
+  if (cache_ != nullptr && blocks_->Get(b).compressed()) {
+    return CachedContents(b, verify, buf, pin, contents);
+  }
+  return ReadBlock(b, verify, buf, contents);
+}
+
 Status LogBlockReader::ReadEntry(uint64_t address, bool verify,
-                                 std::string* buf, EntryRef* out) const {
+                                 std::string* buf, EntryRef* out,
+                                 CachedBlock* pin) const {
   if (address >= blocks_->logical_bytes()) {  // callers check; be safe
     return CorruptionAt(file_->file_name(), "log",
                         "address " + std::to_string(address) + " past the log",
@@ -107,10 +150,17 @@ Status LogBlockReader::ReadEntry(uint64_t address, bool verify,
   const BlockLocation loc = blocks_->Get(b);
   const uint64_t in_block = address - loc.logical_offset;
   Slice view;
+  out->block_contents = Slice();
   // Bytes read from the file are verified on every read that asks for it
   // (they may differ from the last read: a flaky device), so only an
   // unverified lookup in a raw block reads its entry alone.
-  if (file_->mmap() || loc.compressed() || verify) {
+  if (loc.compressed() && cache_ != nullptr && pin != nullptr) {
+    Slice contents;
+    Status s = CachedContents(b, verify, buf, pin, &contents);
+    if (!s.ok()) return s;
+    view = Slice(contents.data() + in_block, contents.size() - in_block);
+    out->block_contents = contents;
+  } else if (file_->mmap() || loc.compressed() || verify) {
     // A compressed block decoded up to the entry, if its codec allows.
     const size_t prefix = static_cast<size_t>(in_block) + kEntryReadBytes;
     Slice contents;
@@ -125,6 +175,7 @@ Status LogBlockReader::ReadEntry(uint64_t address, bool verify,
       if (!s.ok()) return s;
       view = Slice(contents.data() + in_block, contents.size() - in_block);
     }
+    out->block_contents = contents;
   } else {
     // A raw block: read the entry alone, and the rest of the block only if
     // the entry turns out longer than the first read.

@@ -14,6 +14,12 @@
 // the caller asked: a codec only ever sees the bytes the builder wrote. A
 // raw block read without verification is read on the block table's sizes
 // alone, by every path, so all paths answer alike.
+//
+// With a block cache (RobinHoodTableOptions::block_cache), point lookups
+// in compressed blocks keep the decompressed, verified blocks there, as
+// BlockBasedTable keeps its data blocks, and a lookup that finds its block
+// cached decompresses nothing. Iterators decode each block once anyway and
+// bypass it.
 #pragma once
 
 #include <atomic>
@@ -24,6 +30,7 @@
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 #include "table/block_table.h"
+#include "table/compat.h"
 #include "table/log_entry.h"
 #include "table/section_reader.h"
 #include "table/verified_bits.h"
@@ -36,12 +43,36 @@ struct EntryRef {
   LogEntry entry;
   size_t block = 0;
   uint64_t next_address = 0;
+  // The block's decoded contents from its start, as far as the read that
+  // found the entry had them (empty if it read the entry alone).
+  Slice block_contents;
+};
+
+// A decompressed block pinned in the block cache while this lives (or
+// until the next read into it).
+class CachedBlock {
+ public:
+  CachedBlock() = default;
+  CachedBlock(const CachedBlock&) = delete;
+  CachedBlock& operator=(const CachedBlock&) = delete;
+  ~CachedBlock() { Reset(); }
+  void Reset() {
+    if (handle_ != nullptr) cache_->Release(handle_);
+    handle_ = nullptr;
+  }
+
+ private:
+  friend class LogBlockReader;
+  Cache* cache_ = nullptr;
+  Cache::Handle* handle_ = nullptr;
 };
 
 class LogBlockReader {
  public:
-  // Both must outlive this reader. `blocks` is initialised.
-  LogBlockReader(const SectionReader* file, const BlockTable* blocks);
+  // All must outlive this reader. `blocks` is initialised. `cache` may be
+  // null: no block cache.
+  LogBlockReader(const SectionReader* file, const BlockTable* blocks,
+                 Cache* cache = nullptr);
 
   // Makes `*contents` the (uncompressed) contents of block `b`: in place
   // with mmap and no compression, else in `*buf`. Verifies the checksum if
@@ -55,14 +86,20 @@ class LogBlockReader {
   Status DecodeBlock(size_t b, const Slice& raw, bool verify,
                      std::string* buf, Slice* contents,
                      size_t prefix = SIZE_MAX) const;
+  // ReadBlock, whole, through the block cache where the block is
+  // compressed and there is one: then `*pin` holds it.
+  Status ReadBlockCached(size_t b, bool verify, std::string* buf,
+                         CachedBlock* pin, Slice* contents) const;
   // Checks block `b`'s checksum, reading it whole; decompresses nothing.
   Status VerifyBlock(size_t b, std::string* buf) const;
 
   // Reads the entry at `address` (an index slot's): without mmap, usually
   // one positioned read of the entry alone. REQUIRES: address < the log's
-  // logical size (checked, as it comes from the file).
+  // logical size (checked, as it comes from the file). Given `pin`, an
+  // entry in a compressed block comes from the block cache, if there is
+  // one, and `*pin` keeps it there while `*out` is in use.
   Status ReadEntry(uint64_t address, bool verify, std::string* buf,
-                   EntryRef* out) const;
+                   EntryRef* out, CachedBlock* pin = nullptr) const;
 
   // Corruption naming the file, the log block and the offset of the damage
   // (`in_block` bytes into block `b`'s stored contents).
@@ -71,8 +108,16 @@ class LogBlockReader {
   size_t MemoryUsage() const { return verified_.MemoryUsage(); }
 
  private:
+  // Makes `*contents` the whole decompressed block `b` (compressed, with
+  // a cache), from the cache, or read, decompressed and put there.
+  Status CachedContents(size_t b, bool verify, std::string* buf,
+                        CachedBlock* pin, Slice* contents) const;
+
   const SectionReader* const file_;
   const BlockTable* const blocks_;
+  Cache* const cache_;
+  // This reader's blocks' keys in the cache: the id, then the block.
+  const uint64_t cache_id_;
   // A bit per block: its checksum held when last read.
   VerifiedBits verified_;
 };

@@ -8,6 +8,9 @@
 // A block is stored compressed only when that saves at least 1/8 and stays
 // within kMaxCompressionRatio (the bound readers enforce); else raw, so
 // stored == logical + 5 exactly when it is raw.
+//
+// Byte layout: docs/format.md, "The log" and "Trailer (5 bytes, after
+// every block and section)".
 #pragma once
 
 #include <cstdint>

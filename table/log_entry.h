@@ -17,6 +17,8 @@
 //   ttttttt is RocksDB's ValueType byte, stored as is, so every type the host
 //   passes to a table builder (put, delete, single delete, merge, blob index,
 //   wide columns, ...) round-trips.
+//
+// Byte layout: docs/format.md, "Entry".
 #pragma once
 
 #include <cstdint>

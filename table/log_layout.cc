@@ -31,7 +31,7 @@ Status LogLayout::Open(const TableView* view) {
                      meta.log_block_size, fname, meta.block_table.offset);
   }
   if (!s.ok()) return s;
-  log_.reset(new LogBlockReader(&file, &blocks_));
+  log_.reset(new LogBlockReader(&file, &blocks_, view->block_cache()));
   SetSamples(view, meta.log_logical_bytes);
   return Status::OK();
 }
@@ -53,8 +53,8 @@ void LogLayout::PrefetchAfterHome(const Slice& /*user_key*/,
 }
 
 Status LogLayout::FindNewest(const Slice& user_key, uint64_t hash, bool verify,
-                             std::string* buf, EntryRef* newest,
-                             bool* found) const {
+                             std::string* buf, EntryRef* newest, bool* found,
+                             CachedBlock* pin) const {
   Status s;
   *found = false;
   index_.Probe(hash, [&](uint64_t address) {
@@ -65,7 +65,7 @@ Status LogLayout::FindNewest(const Slice& user_key, uint64_t hash, bool verify,
                        view_->meta().index.offset);
       return true;
     }
-    s = log_->ReadEntry(address, verify, buf, newest);
+    s = log_->ReadEntry(address, verify, buf, newest, pin);
     if (!s.ok()) return true;
     if (newest->entry.user_key != user_key) return false;  // tag collision
     *found = true;
@@ -77,10 +77,11 @@ Status LogLayout::FindNewest(const Slice& user_key, uint64_t hash, bool verify,
 Status LogLayout::Get(const ParsedInternalKey& target, uint64_t hash,
                       GetContext* get_context) const {
   std::string buf;
+  CachedBlock pin;  // holds `at`'s block, if cached, until we return
   bool found = false;
   EntryRef at;
-  Status s =
-      FindNewest(target.user_key, hash, kVerifyReads, &buf, &at, &found);
+  Status s = FindNewest(target.user_key, hash, kVerifyReads, &buf, &at,
+                        &found, &pin);
   if (!s.ok() || !found) return s;
 
   // Versions of a key are adjacent, newest first; they may run on into the
@@ -89,8 +90,12 @@ Status LogLayout::Get(const ParsedInternalKey& target, uint64_t hash,
   size_t b = at.block;
   uint64_t next = at.next_address;
   std::string block_buf;
+  // The found entry's block, if the read had it whole.
   Slice contents;
-  uint64_t block_start = 0;
+  uint64_t block_start = blocks_.Get(b).logical_offset;
+  if (at.block_contents.size() == blocks_.Get(b).logical_bytes) {
+    contents = at.block_contents;
+  }
   while (true) {
     const SequenceNumber seq = view_->Surfaced(entry.sequence);
     if (seq <= target.sequence) {
@@ -108,7 +113,8 @@ Status LogLayout::Get(const ParsedInternalKey& target, uint64_t hash,
       loc = blocks_.Get(b);
     }
     if (contents.empty()) {
-      s = log_->ReadBlock(b, kVerifyReads, &block_buf, &contents);
+      // `entry` is spent: the pin may move on.
+      s = log_->ReadBlockCached(b, kVerifyReads, &block_buf, &pin, &contents);
       if (!s.ok()) return s;
       block_start = loc.logical_offset;
     }

@@ -45,9 +45,10 @@ class LogLayout : public Layout {
 
   // Finds the first (newest) entry of `user_key`, whose hash is `hash`:
   // `*found` false if the file has no such key. A probe of the hash index,
-  // then one entry read per candidate.
+  // then one entry read per candidate. `pin` as LogBlockReader::ReadEntry's.
   Status FindNewest(const Slice& user_key, uint64_t hash, bool verify,
-                    std::string* buf, EntryRef* newest, bool* found) const;
+                    std::string* buf, EntryRef* newest, bool* found,
+                    CachedBlock* pin = nullptr) const;
 
  private:
   // The file offset of log address `address` (the log's end past it).

@@ -1,6 +1,7 @@
 #include "table/page_index.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 
 #include "table/robinhood_format.h"
@@ -43,6 +44,7 @@ void PageIndexBuilder::AddPage(const Slice& prev_last_key,
 }
 
 std::string PageIndexBuilder::Finish(const Slice& last_key) const {
+  assert(pages_ > 0);
   const size_t c = CommonPrefix(first_key_, last_key);
   std::string out;
   PutVarint32(&out, static_cast<uint32_t>(pages_));

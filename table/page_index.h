@@ -20,6 +20,8 @@
 // prefixes' leading bits (a bucket of 4 bytes for one or two pages), so the
 // search is over the few pages that share them. In memory: 8 bytes a page,
 // the separators' bytes past the common prefix, and the radix table.
+//
+// Byte layout: docs/format.md, "Page index".
 #pragma once
 
 #include <cstdint>

@@ -12,6 +12,9 @@
 // Each page holds its own checksum; a reader checks a page the first time
 // it reads it (with mmap; every time without). The page index is read and
 // checked at the first lookup, not at open: it grows with the pages.
+//
+// Byte layout: docs/format.md, "The paged layout (version 6; larger
+// pages, version 7)".
 #pragma once
 
 #include <atomic>

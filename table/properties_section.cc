@@ -69,9 +69,9 @@ Status ReadPropertiesSection(const SectionReader& file, const TableTail& tail,
     return CorruptionAt(fname, "properties", "checksum mismatch", h.offset);
   }
   // num_entries counts the log's entries and the range deletions, as
-  // BlockBasedTable's does. Files written before that counted the log's
-  // only: read them as if written now, so RocksDB (9.x checks compaction
-  // input counts against it) sees one meaning.
+  // BlockBasedTable's does. Older files may count the log's only: read them
+  // by the same rule, so RocksDB (9.x checks compaction input counts
+  // against it) sees one meaning.
   const uint64_t log_entries = tail.meta.num_entries;
   if (props->num_entries == log_entries && props->num_range_deletions > 0) {
     props->num_entries += props->num_range_deletions;

@@ -10,6 +10,9 @@
 //   zlib, bzip2, lz4(hc), zstd:
 //                           varint32 uncompressed_length, then the stream
 // zlib streams are raw deflate (negative window bits).
+//
+// Byte layout: docs/format.md, "Trailer (5 bytes, after every block and
+// section)", its paragraphs on compression.
 #pragma once
 
 #include <string>

@@ -8,7 +8,8 @@
 //   [hash index][trailer]                   slots (hash_index.h)
 //   [block table][trailer]                  block sizes (block_table.h)
 //   [sparse index][trailer]                 ordered keys (sparse_index.h)
-//   [range deletions][trailer]              tombstones (this file)
+//   [range deletions][trailer]              tombstones (docs/format.md,
+//                                           "Range deletions")
 //   [filter][trailer]                       optional (filter_section.h;
 //                                           version 3 on)
 //   [properties][trailer]                   RocksDB's standard block
@@ -53,9 +54,9 @@ constexpr uint64_t kMagicNumber = 0x656c6261742d6872ULL;
 //      with its own reader (Version::GetTableProperties), which takes the
 //      footer's metaindex handle and parses the blocks it names with no
 //      checksum for magic numbers not its own: one bit flipped in the footer
-//      made release builds parse arbitrary bytes as a block and crash
+//      makes release builds parse arbitrary bytes as a block and crash
 //      (CompactionReadFaultTest, on 9.11.2). Its callers treat a refusal as
-//      missing statistics; only our reader now parses our files.
+//      missing statistics; only our reader parses our files.
 //   3: the meta block holds a seventh handle, the filter section's
 //      (filter_section.h), before the properties; it is empty in a file
 //      without a filter. Versions 1 and 2 stay readable.

@@ -1,7 +1,9 @@
 #include "table/robinhood_table_builder.h"
+#include "table/robinhood_table_factory.h"
 #include "table/crc32c_fast.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 
 #include "rocksdb/merge_operator.h"
@@ -27,6 +29,7 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
            [this](const Slice& data) { Append(data); }),
       paging_(options.page_layout && IsBytewise(ucmp_)),
       compression_opts_(tbo.compression_opts) {
+  assert(RobinHoodTableFactory::Validate(options).ok());
   // `tbo` lives only as long as this call: take what Finish needs now.
   for (auto& factory : *compat::FactoriesOf(tbo)) {
     // A factory may decline to collect for this file (RocksDB 8.10 made

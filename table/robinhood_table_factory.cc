@@ -72,6 +72,17 @@ std::unordered_map<std::string, OptionTypeInfo> robinhood_type_info = {
      {offsetof(struct RobinHoodTableOptions, filter_policy),
       OptionType::kString, OptionVerificationType::kNormal,
       OptionTypeFlags::kNone}},
+    // As BlockBasedTable's: a capacity ("256M") or a cache's own options
+    // string; not written to OPTIONS files, nor compared.
+    {"block_cache",
+     {offsetof(struct RobinHoodTableOptions, block_cache),
+      OptionType::kUnknown, OptionVerificationType::kNormal,
+      (OptionTypeFlags::kCompareNever | OptionTypeFlags::kDontSerialize),
+      [](const ConfigOptions& opts, const std::string& /*name*/,
+         const std::string& value, void* addr) {
+        auto* cache = static_cast<std::shared_ptr<Cache>*>(addr);
+        return Cache::CreateFromString(opts, value, cache);
+      }}},
 };
 }  // namespace
 
@@ -169,7 +180,8 @@ Status RobinHoodTableFactory::NewTableReader(
   }
   return RobinHoodTableReader::Open(tro.ioptions, tro.internal_comparator,
                                     std::move(file), file_size,
-                                    tro.largest_seqno, table);
+                                    tro.largest_seqno, table, &KeyHash,
+                                    options_.block_cache);
 }
 
 TableBuilder* RobinHoodTableFactory::NewTableBuilder(
@@ -190,7 +202,14 @@ std::string RobinHoodTableFactory::GetPrintableOptions() const {
            options_.inline_slot_limit, options_.inline_load_factor,
            options_.inline_order_array ? 1 : 0,
            options_.inline_key_order ? 1 : 0, options_.page_layout ? 1 : 0);
-  return buf + ("  filter_policy: " + options_.filter_policy + "\n");
+  std::string out = buf;
+  out += "  filter_policy: " + options_.filter_policy + "\n";
+  out += "  block_cache: ";
+  out += options_.block_cache == nullptr
+             ? std::string("none")
+             : std::to_string(options_.block_cache->GetCapacity()) +
+                   " bytes (" + options_.block_cache->Name() + ")";
+  return out + "\n";
 }
 
 }  // namespace robinhood

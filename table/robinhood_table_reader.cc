@@ -15,9 +15,9 @@ namespace robinhood {
 RobinHoodTableReader::RobinHoodTableReader(
     const ImmutableOptions& ioptions, const InternalKeyComparator& icmp,
     std::unique_ptr<RandomAccessFileReader>&& file, uint64_t file_size,
-    HashFunction hash)
+    HashFunction hash, std::shared_ptr<Cache> block_cache)
     : TableView(std::move(file), file_size, ioptions.allow_mmap_reads, icmp,
-                hash),
+                hash, std::move(block_cache)),
       ioptions_(ioptions) {}
 
 RobinHoodTableReader::~RobinHoodTableReader() = default;
@@ -26,9 +26,10 @@ Status RobinHoodTableReader::Open(
     const ImmutableOptions& ioptions, const InternalKeyComparator& icmp,
     std::unique_ptr<RandomAccessFileReader>&& file, uint64_t file_size,
     SequenceNumber largest_seqno, std::unique_ptr<TableReader>* reader,
-    HashFunction hash) {
+    HashFunction hash, std::shared_ptr<Cache> block_cache) {
   std::unique_ptr<RobinHoodTableReader> r(new RobinHoodTableReader(
-      ioptions, icmp, std::move(file), file_size, hash));
+      ioptions, icmp, std::move(file), file_size, hash,
+      std::move(block_cache)));
   Status s = r->Init(largest_seqno);
   if (s.ok()) *reader = std::move(r);
   return s;

@@ -26,12 +26,14 @@ class RobinHoodTableReader : public TableReader, private TableView {
   // number every entry of an ingested file surfaces with. `icmp` must
   // outlive the reader and every iterator it hands out, as RocksDB's does.
   // `hash` must be the function the file was written with (tests swap it).
+  // `block_cache` (may be null) keeps decompressed log blocks for lookups.
   static Status Open(const ImmutableOptions& ioptions,
                      const InternalKeyComparator& icmp,
                      std::unique_ptr<RandomAccessFileReader>&& file,
                      uint64_t file_size, SequenceNumber largest_seqno,
                      std::unique_ptr<TableReader>* reader,
-                     HashFunction hash = &KeyHash);
+                     HashFunction hash = &KeyHash,
+                     std::shared_ptr<Cache> block_cache = nullptr);
   ~RobinHoodTableReader() override;
 
   // What the iterator and the inspector read.
@@ -77,7 +79,8 @@ class RobinHoodTableReader : public TableReader, private TableView {
   RobinHoodTableReader(const ImmutableOptions& ioptions,
                        const InternalKeyComparator& icmp,
                        std::unique_ptr<RandomAccessFileReader>&& file,
-                       uint64_t file_size, HashFunction hash);
+                       uint64_t file_size, HashFunction hash,
+                       std::shared_ptr<Cache> block_cache);
   Status Init(SequenceNumber largest_seqno);
   Status LoadRangeDels(const Slice& contents);
   void RecordTick(Tickers ticker) const {

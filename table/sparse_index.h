@@ -7,6 +7,8 @@
 //   record_count x { varint32 key_length, internal key (user key + 8-byte
 //                    packed sequence and type, as RocksDB stores it),
 //                    varint64 address delta from the previous record }
+//
+// Byte layout: docs/format.md, "Sparse index".
 #pragma once
 
 #include <cstdint>

@@ -10,6 +10,9 @@
 // it and which in turn holds the CRC32C of the footer's 53 bytes: every byte
 // of the tail is checksummed. Since format version 2 its version field keeps
 // RocksDB's own readers out (robinhood_format.h says why).
+//
+// Byte layout: docs/format.md, "Meta block (196 bytes; 180 in versions 1
+// and 2)" and "Footer (53 bytes)".
 #pragma once
 
 #include <cstdint>

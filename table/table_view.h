@@ -14,6 +14,7 @@
 #include <string>
 
 #include "db/dbformat.h"
+#include "table/compat.h"
 #include "table/filter_section.h"
 #include "table/hash_index.h"
 #include "table/layout.h"
@@ -41,6 +42,8 @@ class TableView {
     return hash_(user_key, tail_.meta.hash_seed);
   }
   HashFunction hash_function() const { return hash_; }
+  // Null if lookups keep no decompressed blocks (log_block_reader.h).
+  Cache* block_cache() const { return block_cache_.get(); }
 
   // The sequence number an entry stored with `stored` surfaces with: the
   // file's global one, if ingestion gave it one (ingestion_rules.h).
@@ -51,8 +54,12 @@ class TableView {
 
  protected:
   TableView(std::unique_ptr<RandomAccessFileReader>&& file, uint64_t size,
-            bool mmap, const InternalKeyComparator& icmp, HashFunction hash)
-      : file_(std::move(file), size, mmap), icmp_(icmp), hash_(hash) {}
+            bool mmap, const InternalKeyComparator& icmp, HashFunction hash,
+            std::shared_ptr<Cache> block_cache)
+      : file_(std::move(file), size, mmap),
+        icmp_(icmp),
+        hash_(hash),
+        block_cache_(std::move(block_cache)) {}
 
   SectionReader file_;
   TableTail tail_;
@@ -63,6 +70,7 @@ class TableView {
   // comparator, which RocksDB hands in, outlives them all.
   const InternalKeyComparator& icmp_;
   const HashFunction hash_;
+  const std::shared_ptr<Cache> block_cache_;
   SequenceNumber global_seqno_ = kDisableGlobalSequenceNumber;
 };
 

@@ -1,6 +1,6 @@
 // Which units of a file a reader has found intact: log blocks
-// (log_block_reader.h) or pages of inline slots (inline_table.h), a bit
-// each. With mmap the file is memory, as RocksDB's block cache is, so a
+// (log_block_reader.h), pages of inline slots (inline_table.h) or pages of
+// entries (paged_layout.h), a bit each. With mmap the file is memory, as RocksDB's block cache is, so a
 // unit whose checksum held once is trusted after; readers on several
 // threads set and test bits without a lock (a unit checked twice costs a
 // second check, never a wrong answer).

@@ -92,7 +92,7 @@ TEST(BlockTableTest, CompressionRatioBound) {
   EXPECT_NE(s.ToString().find("at offset 1234"), std::string::npos)
       << s.ToString();
   // A log of 2^40 - 1 bytes claimed by one 205-byte block: refused, and
-  // without sizing anything by the claim (this once asked for 16 GiB).
+  // without sizing anything by the claim (which would ask for 16 GiB).
   s = init((uint64_t{1} << 40) - 1);
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
 }

@@ -6,8 +6,8 @@
 //    checksums verified or not, the right answer or Corruption from every
 //    read (raw blocks read without checksums excepted: no promise there);
 //  - blocks crafted with a valid checksum but a bad stream (what a hostile
-//    file or a bug elsewhere could hold) give Corruption, not an abort in
-//    RocksDB's decompression code, which is what they once gave;
+//    file or a bug elsewhere could hold) give Corruption, never an abort
+//    in RocksDB's decompression code;
 //  - the builder keeps the compression-ratio bound the reader enforces.
 #include <gtest/gtest.h>
 
@@ -29,40 +29,6 @@ namespace robinhood {
 namespace {
 
 using namespace harness;  // NOLINT: the suite is written in its terms
-
-std::vector<CompressionType> Codecs() {
-  std::vector<CompressionType> out;
-  for (CompressionType c : GetSupportedCompressions()) {
-    if (c != kNoCompression && c != robinhood::compat::kZstdNotFinal &&
-        CanUncompress(c)) {
-      out.push_back(c);
-    }
-  }
-  return out;
-}
-
-std::string CodecName(CompressionType c) {
-  switch (c) {
-    case kSnappyCompression: return "snappy";
-    case kZlibCompression: return "zlib";
-    case kBZip2Compression: return "bzip2";
-    case kLZ4Compression: return "lz4";
-    case kLZ4HCCompression: return "lz4hc";
-    case kZSTD: return "zstd";
-    default: return "codec" + std::to_string(static_cast<int>(c));
-  }
-}
-
-// Values that compress (so most blocks are stored compressed) yet differ.
-Model CompressibleModel() {
-  Model m = MakeModel(120, 3);
-  auto fill = [](std::string* v) {
-    for (size_t i = 0; i < v->size(); ++i) v->at(i) = "abcabd"[i % 6];
-  };
-  for (auto& e : m.entries) fill(&e.second);
-  for (auto& q : m.queries) fill(&q.value);
-  return m;
-}
 
 // `bytes` with log block `loc`'s contents replaced (same size) and its
 // trailer recomputed with codec `type`: a block whose checksum holds.

@@ -33,6 +33,7 @@
 #include "table/block_table.h"
 #include "table/get_context.h"
 #include "table/robinhood_format.h"
+#include "table/robinhood_uncompress.h"
 #include "table/robinhood_table_reader.h"
 #include "table/table_meta.h"
 #include "table/table_builder.h"
@@ -533,6 +534,7 @@ struct LayoutCase {
   bool is_inline;
   bool key_ordered;
   bool paged = false;
+  int keys = 300;
 };
 inline std::vector<LayoutCase> AllLayouts() {
   return {LayoutCase{"log", false, false},
@@ -544,21 +546,56 @@ inline std::string LayoutCaseName(
     const ::testing::TestParamInfo<LayoutCase>& i) {
   return i.param.name;
 }
-// Builds `c`'s file of 300 keys (seed `seed`) with `opts` in `f`: its
+// Builds `c`'s file of c.keys keys (seed `seed`) with `opts` in `f`: its
 // model in `*m`, its bytes returned; checks it took the layout asked for.
 inline std::string BuildLayoutCase(TableFile* f, const LayoutCase& c,
                                    uint64_t seed, RobinHoodTableOptions opts,
                                    Model* m) {
   opts.inline_key_order = c.key_ordered;
   *m = c.is_inline || c.paged
-           ? MakeCompactedModel(300, seed, c.key_ordered, c.paged)
-           : MakeModel(300, seed);
+           ? MakeCompactedModel(c.keys, seed, c.key_ordered, c.paged)
+           : MakeModel(c.keys, seed);
   const std::string bytes = BuildModel(f, *m, opts);
   const FileMap l = MapOf(f);
   EXPECT_EQ(l.meta.is_inline(), c.is_inline);
   EXPECT_EQ(l.meta.key_ordered(), c.key_ordered);
   EXPECT_EQ(l.meta.is_paged(), c.paged);
   return bytes;
+}
+
+// The codecs the host library has (and the reader can undo), but none.
+inline std::vector<CompressionType> Codecs() {
+  std::vector<CompressionType> out;
+  for (CompressionType c : GetSupportedCompressions()) {
+    if (c != kNoCompression && c != robinhood::compat::kZstdNotFinal &&
+        CanUncompress(c)) {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+inline std::string CodecName(CompressionType c) {
+  switch (c) {
+    case kSnappyCompression: return "snappy";
+    case kZlibCompression: return "zlib";
+    case kBZip2Compression: return "bzip2";
+    case kLZ4Compression: return "lz4";
+    case kLZ4HCCompression: return "lz4hc";
+    case kZSTD: return "zstd";
+    default: return "codec" + std::to_string(static_cast<int>(c));
+  }
+}
+
+// Values that compress (so most blocks are stored compressed) yet differ.
+inline Model CompressibleModel() {
+  Model m = MakeModel(120, 3);
+  auto fill = [](std::string* v) {
+    for (size_t i = 0; i < v->size(); ++i) v->at(i) = "abcabd"[i % 6];
+  };
+  for (auto& e : m.entries) fill(&e.second);
+  for (auto& q : m.queries) fill(&q.value);
+  return m;
 }
 
 inline RobinHoodTableOptions SmallBlocks() {

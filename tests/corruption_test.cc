@@ -380,8 +380,8 @@ TEST_P(TableCorruptionTest, LogBlock) {
 
 // A raw block's type byte damaged (the trailer's checksum covers it): every
 // read of the block says Corruption, with checksums asked for or not, on
-// every path (a positioned read, a whole block, the mapping); the paths
-// once disagreed.
+// every path (a positioned read, a whole block, the mapping), so the paths
+// cannot disagree.
 TEST_P(TableCorruptionTest, RawBlockTypeByteUnverified) {
   const BlockLocation loc = layout_.blocks[layout_.blocks.size() / 2];
   ASSERT_FALSE(loc.compressed());

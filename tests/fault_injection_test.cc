@@ -764,15 +764,13 @@ TEST_F(FlippedEntryReadTest, InValue) { GetWithFlip("new-value"); }
 TEST_F(FlippedEntryReadTest, InKey) { GetWithFlip("target-key"); }
 
 // A bit flipped in transit in a read of the properties block while a table
-// is opened. The reader once verified the block's checksum on bytes it read
-// itself and then had RocksDB's ReadTablePropertiesHelper read the block
-// again and parse it; that helper checks a checksum only for footers whose
-// magic number it knows, so damage in the second read was parsed as if it
-// were the file's (the comparator name and our factory name came back
-// wrong through GetPropertiesOfAllTables). The parser now reads the bytes
-// the reader checked. Each read of the bytes, the first, second and third,
-// is flipped in turn: the table's properties must come back as written, or
-// the open fail.
+// is opened. RocksDB's ReadTablePropertiesHelper checks a checksum only for
+// footers whose magic number it knows, so had it read the block again
+// itself, damage in that read would be parsed as the file's (the comparator
+// name and our factory name would come back wrong through
+// GetPropertiesOfAllTables); the parser reads the bytes the reader checked.
+// Each read of the bytes, the first, second and third, is flipped in turn:
+// the table's properties must come back as written, or the open fail.
 class FlippedPropertiesReadTest : public FaultTestBase,
                                   public testing::WithParamInterface<bool> {
  protected:

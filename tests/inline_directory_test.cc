@@ -87,7 +87,7 @@ void CheckExample(const Example& ex, bool key_order) {
   const std::string doc = FormatDoc();
   for (const std::string& g : ex.groups) {
     EXPECT_NE(doc.find("`" + g + "`"), std::string::npos)
-        << "docs/format.md no longer prints `" << g << "`";
+        << "docs/format.md does not print `" << g << "`";
   }
   TableFile f(key_order ? "dir_key_order" : "dir_hash_order");
   const Built b = Build(&f, key_order);
@@ -130,7 +130,21 @@ struct Refusal {
   // Whether the head's CRC is made to match the edit, so that the field's
   // own check must refuse it.
   bool reseal = true;
+  // Of the version 3 golden file instead (page CRCs in the directory).
+  bool v3 = false;
 };
+
+// The version 3 golden file's directory: hash order, an order array, and
+// its pages' CRCs in the directory, as versions 2 to 4 keep them.
+Built GoldenV3() {
+  TableFile f(std::string(RH_SOURCE_DIR) + "/tests/golden/v3_inline.sst",
+              /*existing=*/true);
+  const FileMap l = MapOf(&f);
+  EXPECT_TRUE(l.meta.is_inline());
+  const std::string bytes = f.Bytes();
+  return Built{l.meta, bytes.substr(l.meta.block_table.offset,
+                                    l.meta.block_table.size)};
+}
 
 // Makes the CRC at the end of a directory's head (`head` bytes) match
 // what precedes it.
@@ -222,15 +236,31 @@ TEST(InlineDirectoryTest, EveryRefusalNamesItsField) {
       {"an order array for more keys than the meta block's", false,
        [](std::string*, TableMeta* m) { m->num_keys = 3; }, "order",
        "size disagrees"},
+      {"a page CRC cut short", false,
+       [](std::string* d, TableMeta*) {
+         d->resize(kInlineDirectoryHeader + 3);
+       },
+       "page CRCs", "fewer than", /*reseal=*/false, /*v3=*/true},
+      {"page CRCs past the section's end", false,
+       [](std::string* d, TableMeta* m) {
+         m->block_table.size = kInlineDirectoryHeader + 3;
+         d->resize(m->block_table.size);
+         d->append(4, '\0');
+       },
+       "head", "longer than the section", /*reseal=*/false, /*v3=*/true},
+      {"bytes after the page CRCs without an order array", false,
+       [](std::string* d, TableMeta*) { Put32(d, 16, 0); }, "page CRCs",
+       "more than", /*reseal=*/false, /*v3=*/true},
   };
   TableFile hash_file("dir_refusal_hash");
   TableFile key_file("dir_refusal_key");
   const Built hash_order = Build(&hash_file, false);
   const Built key_order = Build(&key_file, true);
+  const Built v3 = GoldenV3();
   std::set<std::string> fields;
   for (const Refusal& r : refusals) {
     SCOPED_TRACE(r.what);
-    const Built& good = r.key_order ? key_order : hash_order;
+    const Built& good = r.v3 ? v3 : r.key_order ? key_order : hash_order;
     std::string bytes = good.directory;
     TableMeta meta = good.meta;
     r.edit(&bytes, &meta);
@@ -255,7 +285,7 @@ TEST(InlineDirectoryTest, EveryRefusalNamesItsField) {
                                             "value_width", "shape",
                                             "max_displacement", "page_slots",
                                             "order_width", "key order model",
-                                            "head", "order"}));
+                                            "head", "page CRCs", "order"}));
 }
 
 }  // namespace

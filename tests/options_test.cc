@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "rocksdb/cache.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
@@ -254,6 +255,35 @@ TEST_F(RobinHoodOptionsTest, BadValuesAreRefusedNamingTheOption) {
   // A bad value next to good ones.
   ExpectRefused("load_factor=0.7;log_block_size=100;hash_seed=1",
                 "log_block_size");
+}
+
+// block_cache, as BlockBasedTable's: a capacity in options strings, any
+// Cache from code; printed, never written to OPTIONS files.
+TEST_F(RobinHoodOptionsTest, BlockCacheFromStringAndCode) {
+  ColumnFamilyOptions base, out;
+  ASSERT_OK(GetColumnFamilyOptionsFromString(
+      StrictConfig(), base, "table_factory={id=RobinHoodTable;block_cache=1M}",
+      &out));
+  const RobinHoodTableOptions* o = OptionsOf(out.table_factory.get());
+  ASSERT_NE(o, nullptr);
+  ASSERT_NE(o->block_cache, nullptr);
+  EXPECT_EQ(o->block_cache->GetCapacity(), size_t{1} << 20);
+  const std::string printed = out.table_factory->GetPrintableOptions();
+  EXPECT_NE(printed.find("block_cache: 1048576 bytes"), std::string::npos)
+      << printed;
+  std::string serialized;
+  ASSERT_OK(out.table_factory->GetOptionString(StrictConfig(), &serialized));
+  EXPECT_EQ(serialized.find("block_cache"), std::string::npos) << serialized;
+
+  RobinHoodTableOptions from_code;
+  from_code.block_cache = NewLRUCache(4 << 20);
+  std::shared_ptr<TableFactory> f(NewRobinHoodTableFactory(from_code));
+  EXPECT_EQ(OptionsOf(f.get())->block_cache, from_code.block_cache);
+  std::shared_ptr<TableFactory> none(NewRobinHoodTableFactory());
+  EXPECT_EQ(OptionsOf(none.get())->block_cache, nullptr);
+  EXPECT_NE(none->GetPrintableOptions().find("block_cache: none"),
+            std::string::npos);
+  ExpectRefused("block_cache=lots", "block_cache");
 }
 
 TEST_F(RobinHoodOptionsTest, UnknownOptionNameIsRefused) {

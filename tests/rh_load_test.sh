@@ -2,7 +2,7 @@
 # Tool test: the rh_load command end to end. Its flags (--help, an unknown
 # flag, a bad value named), standard input, a bad line refused with file,
 # line and byte and nothing left behind, --db ingestion whose files verify,
-# and SIGINT and SIGTERM while it reads (runs already spilled): exit status
+# a DB whose OPTIONS name a misspelt factory refused, and SIGINT and SIGTERM while it reads (runs already spilled): exit status
 # 128 + the signal, no run, no temporary file and no part file left.
 # (tests/load_test.cc checks the library's answers against a model.)
 #
@@ -84,6 +84,20 @@ if [[ -x "$INSPECT" ]]; then
     "$INSPECT" verify "$f" >/dev/null 2>"$ERR" || fail "verify $f: $(cat "$ERR")"
   done
 fi
+
+# --- A DB whose OPTIONS file names a factory not loaded (a misspelt id):
+# refused, naming it, rather than filled with BlockBasedTable files ---
+cp -r "$WORK/db" "$WORK/misspelt"
+sed -i 's/RobinHoodTable/RobinhoodTable/g' "$WORK"/misspelt/OPTIONS-*
+printf 'zz\t1\n' >"$WORK/one.tsv"
+set +e
+"$LOAD" --input="$WORK/one.tsv" --output_dir="$WORK/misspelt_parts" \
+  --db="$WORK/misspelt" >"$WORK/out" 2>"$ERR"; rc=$?
+set -e
+[[ $rc -ne 0 ]] || fail "a DB naming RobinhoodTable was loaded: $(cat "$WORK/out")"
+grep -q "RobinhoodTable" "$ERR" || fail "misspelt factory message: $(cat "$ERR")"
+[[ $(ls "$WORK"/misspelt/*.sst | wc -l) -eq $files ]] ||
+  fail "the refused load changed the DB's files"
 
 # --- Stopped by a signal while reading: nothing left behind ---
 for sig in INT TERM; do

@@ -57,6 +57,22 @@ inline const BlockTable& BlocksOf(const TableReader* t) {
   return log != nullptr ? log->blocks() : kNone;
 }
 
+// A file system file that records the ranges read from it.
+class RecordingFile : public FSRandomAccessFileOwnerWrapper {
+ public:
+  using Reads = std::vector<std::pair<uint64_t, size_t>>;
+  RecordingFile(std::unique_ptr<FSRandomAccessFile> t, Reads* reads)
+      : FSRandomAccessFileOwnerWrapper(std::move(t)), reads_(reads) {}
+  IOStatus Read(uint64_t offset, size_t n, const IOOptions& o, Slice* result,
+                char* scratch, IODebugContext* dbg) const override {
+    reads_->emplace_back(offset, n);
+    return target()->Read(offset, n, o, result, scratch, dbg);
+  }
+
+ private:
+  Reads* const reads_;
+};
+
 class TableFile {
  public:
   // A scratch file named after `name`, deleted at the end; or, with

@@ -38,6 +38,7 @@ using harness::BlocksOf;
 using harness::Entries;
 using harness::IKey;
 using harness::InlineOf;
+using harness::RecordingFile;
 using harness::ViewOf;
 
 uint64_t ConstantHash(const Slice&, uint64_t) { return 0x5500; }
@@ -928,22 +929,6 @@ TEST(TableTest, FirstIteratorsShareTheSortedOrder) {
     EXPECT_GE(t->ApproximateMemoryUsage(), before + n * 4);
   }
 }
-
-// A file system file that records the ranges read from it.
-class RecordingFile : public FSRandomAccessFileOwnerWrapper {
- public:
-  using Reads = std::vector<std::pair<uint64_t, size_t>>;
-  RecordingFile(std::unique_ptr<FSRandomAccessFile> t, Reads* reads)
-      : FSRandomAccessFileOwnerWrapper(std::move(t)), reads_(reads) {}
-  IOStatus Read(uint64_t offset, size_t n, const IOOptions& o, Slice* result,
-                char* scratch, IODebugContext* dbg) const override {
-    reads_->emplace_back(offset, n);
-    return target()->Read(offset, n, o, result, scratch, dbg);
-  }
-
- private:
-  Reads* const reads_;
-};
 
 // Without mmap, from disk: opening an inline file reads neither its slots,
 // nor its samples, nor its order array (nothing that grows with the

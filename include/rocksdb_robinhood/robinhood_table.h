@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "rocksdb/table.h"
@@ -111,6 +112,18 @@ struct RobinHoodTableOptions {
   // none, as BlockBasedTable's. Readers use any file's filter whatever
   // this option says. Empty: no filter.
   std::string filter_policy;
+
+  // A cache of decompressed log blocks, for point lookups in files whose
+  // blocks are compressed (a column family with a codec): a lookup whose
+  // block is cached reads its entry there and decompresses nothing, as
+  // BlockBasedTable's data blocks work. Give it the same cache as
+  // BlockBasedTableOptions::block_cache to hold both to one budget. Files
+  // without compression never use it: their entries are read where they
+  // lie. Iterators decode each block once and bypass it. In option
+  // strings, a capacity: block_cache=1G. Not written to OPTIONS files
+  // (as BlockBasedTable's). Empty: each lookup in a compressed block
+  // decompresses it.
+  std::shared_ptr<Cache> block_cache;
 };
 
 // The name under which the factory is registered and printed.

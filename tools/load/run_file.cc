@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cerrno>
 #include <cstring>
 
@@ -29,6 +30,10 @@ Status RunWriter::Open(const std::string& path) {
 }
 
 Status RunWriter::Add(const RunRecord& r) {
+#ifndef NDEBUG
+  assert(info_.records == 0 || Slice(last_key_).compare(r.key) <= 0);
+  last_key_.assign(r.key.data(), r.key.size());
+#endif
   if (info_.records % kIndexInterval == 0) {
     info_.index.push_back(
         RunInfo::Mark{r.key.ToString(), info_.bytes + buf_.size()});
@@ -64,7 +69,10 @@ class MemorySource : public SortedSource {
     return Status::OK();
   }
   bool Valid() const override { return i_ < buffer_->size(); }
-  const RunRecord& record() const override { return record_; }
+  const RunRecord& record() const override {
+    assert(Valid());
+    return record_;
+  }
   Status Next() override {
     i_++;
     Load();
@@ -107,7 +115,10 @@ class RunSource : public SortedSource {
     return s;
   }
   bool Valid() const override { return valid_; }
-  const RunRecord& record() const override { return record_; }
+  const RunRecord& record() const override {
+    assert(Valid());
+    return record_;
+  }
   Status Next() override {
     pos_ += record_size_;
     return Load();

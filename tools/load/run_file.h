@@ -40,6 +40,9 @@ class RunWriter {
 
  private:
   Status Flush();
+#ifndef NDEBUG
+  std::string last_key_;  // checks the order records arrive in
+#endif
   int fd_ = -1;
   std::string buf_;
   RunInfo info_;

@@ -4,6 +4,8 @@
 // the same class, on the client.
 #include <Python.h>
 
+#include <cassert>
+
 #include "tools/python/binding/binding.h"
 
 namespace rh_python {
@@ -58,6 +60,7 @@ void DefineErrors(py::module_& m) {
 }
 
 void RaiseIfError(const Status& s, const std::string& context) {
+  assert(PyGILState_Check());
   if (s.ok()) return;
   PyObject* cls = s.code() < Status::kMaxCode ? g_by_code[s.code()] : nullptr;
   std::string message = s.ToString();

@@ -1,0 +1,161 @@
+// The block cache of decompressed log blocks (RobinHoodTableOptions::
+// block_cache), for every codec the host library has: lookups answer as
+// without it; a block once read is served from the cache, so later
+// lookups in it read nothing from the file; a full cache with a strict
+// limit only costs speed; a damaged block is refused every time and never
+// cached; files without compression leave the cache alone.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rocksdb/cache.h"
+#include "tests/corruption_harness.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+namespace {
+
+using namespace harness;  // NOLINT: the suite is written in its terms
+
+class BlockCacheTest : public testing::TestWithParam<CompressionType> {
+ protected:
+  BlockCacheTest()
+      : model_(CompressibleModel()),
+        file_("block_cache_" + CodecName(GetParam())),
+        checker_(model_, file_.path()) {}
+
+  // Builds the model with `cache` as the table's block cache, compressed
+  // unless `codec` says otherwise, and opens it without mmap, every read
+  // of the file recorded in reads_.
+  void BuildAndOpen(std::shared_ptr<Cache> cache,
+                    CompressionType codec) {
+    RobinHoodTableOptions opts = SmallBlocks();
+    opts.block_cache = std::move(cache);
+    bytes_ = BuildModel(&file_, model_, opts, codec);
+    layout_ = MapOf(&file_);
+    file_.WrapReads([this](std::unique_ptr<FSRandomAccessFile> f) {
+      return std::unique_ptr<FSRandomAccessFile>(
+          new RecordingFile(std::move(f), &reads_));
+    });
+    ASSERT_OK(file_.Open(/*mmap=*/false, &table_));
+  }
+
+  size_t CompressedBlocks() const {
+    size_t n = 0;
+    for (const auto& loc : layout_.blocks) n += loc.compressed();
+    return n;
+  }
+
+  // Reads since the last clear that touch a compressed block.
+  size_t CompressedBlockReads() const {
+    size_t n = 0;
+    for (const auto& r : reads_) {
+      for (const auto& loc : layout_.blocks) {
+        if (loc.compressed() && r.first < loc.file_offset + loc.contents_bytes &&
+            r.first + r.second > loc.file_offset) {
+          ++n;
+        }
+      }
+    }
+    return n;
+  }
+
+  Model model_;
+  TableFile file_;
+  Checker checker_;
+  std::string bytes_;
+  FileMap layout_;
+  RecordingFile::Reads reads_;
+  std::unique_ptr<TableReader> table_;
+};
+
+TEST_P(BlockCacheTest, LookupsComeFromTheCacheOnceRead) {
+  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
+  BuildAndOpen(cache, GetParam());
+  ASSERT_GT(CompressedBlocks(), layout_.blocks.size() / 2);
+  ReadReport r;
+  checker_.Gets(table_.get(), true, &r);
+  EXPECT_EQ(r.wrong, 0);
+  EXPECT_EQ(r.corruptions, 0);
+  const size_t usage = cache->GetUsage();
+  // Every compressed block, whole, and nothing pinned once Get returns.
+  EXPECT_GE(usage, CompressedBlocks() * 256);
+  EXPECT_EQ(cache->GetPinnedUsage(), 0u);
+
+  reads_.clear();
+  checker_.Gets(table_.get(), true, &r);
+  EXPECT_EQ(r.wrong, 0);
+  EXPECT_EQ(CompressedBlockReads(), 0u)
+      << "a lookup read a compressed block the cache holds";
+  EXPECT_EQ(cache->GetUsage(), usage);
+
+  // Scans bypass the cache and still read right.
+  checker_.Scans(table_.get(), true, &r);
+  EXPECT_EQ(r.wrong, 0);
+  EXPECT_EQ(cache->GetUsage(), usage);
+
+  // Another reader of the file keeps blocks of its own.
+  std::unique_ptr<TableReader> other;
+  ASSERT_OK(file_.Open(/*mmap=*/true, &other));
+  checker_.Gets(other.get(), true, &r);
+  EXPECT_EQ(r.wrong, 0);
+  EXPECT_GT(cache->GetUsage(), usage);
+}
+
+TEST_P(BlockCacheTest, AFullCacheOnlyCostsSpeed) {
+  // Too small for any block, and strict: every insert fails.
+  std::shared_ptr<Cache> cache =
+      NewLRUCache(64, /*num_shard_bits=*/0, /*strict_capacity_limit=*/true);
+  BuildAndOpen(cache, GetParam());
+  ReadReport r;
+  checker_.Gets(table_.get(), true, &r);
+  checker_.Gets(table_.get(), false, true, &r);
+  EXPECT_EQ(r.wrong, 0);
+  EXPECT_EQ(r.corruptions, 0);
+  EXPECT_EQ(cache->GetUsage(), 0u);
+}
+
+TEST_P(BlockCacheTest, ADamagedBlockIsRefusedAndNeverCached) {
+  // What the intact file leaves in a cache, to compare with.
+  std::shared_ptr<Cache> intact = NewLRUCache(8 << 20);
+  BuildAndOpen(intact, GetParam());
+  ReadReport r;
+  checker_.Gets(table_.get(), true, &r);
+  ASSERT_EQ(r.wrong + r.corruptions, 0);
+
+  // Block 0 opens with the first key's newest entry: a lookup caches it.
+  const BlockLocation first = layout_.blocks.at(0);
+  ASSERT_TRUE(first.compressed());
+  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
+  BuildAndOpen(cache, GetParam());
+  file_.Write(Flipped(bytes_, first.file_offset + first.contents_bytes / 2));
+  ASSERT_OK(file_.Open(/*mmap=*/false, &table_));
+  for (int pass = 0; pass < 2; ++pass) {
+    SCOPED_TRACE(pass);
+    ReadReport damaged;
+    checker_.Gets(table_.get(), pass == 0, true, &damaged);
+    EXPECT_EQ(damaged.wrong, 0);
+    EXPECT_GT(damaged.corruptions, 0) << "the damaged block answered";
+  }
+  EXPECT_LE(cache->GetUsage() + first.logical_bytes, intact->GetUsage());
+}
+
+TEST_P(BlockCacheTest, FilesWithoutCompressionLeaveItAlone) {
+  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
+  BuildAndOpen(cache, kNoCompression);
+  ReadReport r;
+  checker_.Gets(table_.get(), true, &r);
+  EXPECT_EQ(r.wrong, 0);
+  EXPECT_EQ(cache->GetUsage(), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Codecs, BlockCacheTest, testing::ValuesIn(Codecs()),
+                         [](const testing::TestParamInfo<CompressionType>& i) {
+                           return CodecName(i.param);
+                         });
+
+}  // namespace
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE
