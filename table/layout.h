@@ -62,8 +62,10 @@ class Layout {
   virtual Status Get(const ParsedInternalKey& target, uint64_t hash,
                      GetContext* get_context) const = 0;
   // An iterator over every entry in internal-key order; `compaction`: it
-  // will read them all, in order, once (readahead `readahead` bytes).
+  // will read them all, in order, once (readahead `readahead` bytes);
+  // `fill_cache`: ReadOptions::fill_cache, for a layout with a cache.
   virtual InternalIterator* NewIterator(Arena* arena, bool compaction,
+                                        bool fill_cache,
                                         size_t readahead) const = 0;
   // Where in the file the entries at and after `internal_key` begin,
   // roughly; the data's end for a key past them all.

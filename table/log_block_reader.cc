@@ -99,34 +99,52 @@ Status LogBlockReader::VerifyBlock(size_t b, std::string* buf) const {
                        "log block", loc.file_offset);
 }
 
-Status LogBlockReader::CachedContents(size_t b, bool verify, std::string* buf,
-                                      CachedBlock* pin,
-                                      Slice* contents) const {
-  char key[16];
+void LogBlockReader::CacheKey(size_t b, char (&key)[16]) const {
   EncodeFixed64(key, cache_id_);
   EncodeFixed64(key + 8, b);
+}
+
+bool LogBlockReader::LookupCached(size_t b, CachedBlock* pin,
+                                  Slice* contents) const {
+  char key[16];
+  CacheKey(b, key);
   pin->Reset();
   Cache::Handle* handle = cache_->Lookup(Slice(key, sizeof(key)));
-  if (handle == nullptr) {
-    Status s = ReadBlock(b, verify, buf, contents);
-    if (!s.ok()) return s;
-    // A compressed block decodes into `*buf`, whole: the cache takes it.
-    assert(contents->data() == buf->data() && contents->size() == buf->size());
-    std::unique_ptr<std::string> block(new std::string(std::move(*buf)));
-    const size_t charge = sizeof(std::string) + block->capacity();
-    s = compat::CacheInsert(cache_, Slice(key, sizeof(key)), block.get(),
-                            charge, &handle);
-    if (!s.ok()) {  // a full cache with a strict limit: go without
-      *buf = std::move(*block);
-      *contents = Slice(*buf);
-      return Status::OK();
-    }
-    block.release();
+  if (handle == nullptr) return false;
+  pin->cache_ = cache_;
+  pin->handle_ = handle;
+  *contents = compat::CachedBlockContents(cache_->Value(handle));
+  return true;
+}
+
+void LogBlockReader::InsertCached(size_t b, const Slice& block,
+                                  CachedBlock* pin, Slice* contents) const {
+  char key[16];
+  CacheKey(b, key);
+  pin->Reset();
+  char* value = compat::NewCachedBlock(block);
+  Cache::Handle* handle = nullptr;
+  // Charged its allocation; a cache's own overhead a handle is its own.
+  Status s = compat::CacheInsert(cache_, Slice(key, sizeof(key)), value,
+                                 compat::CachedBlockCharge(block.size()),
+                                 &handle);
+  if (!s.ok()) {  // a full cache with a strict limit: go without
+    compat::DeleteCachedBlock(value);
+    *contents = block;
+    return;
   }
   pin->cache_ = cache_;
   pin->handle_ = handle;
-  *contents = Slice(*static_cast<const std::string*>(cache_->Value(handle)));
-  return Status::OK();
+  *contents = compat::CachedBlockContents(value);
+}
+
+Status LogBlockReader::CachedContents(size_t b, bool verify, std::string* buf,
+                                      CachedBlock* pin,
+                                      Slice* contents) const {
+  if (LookupCached(b, pin, contents)) return Status::OK();
+  Status s = ReadBlock(b, verify, buf, contents);
+  if (s.ok()) InsertCached(b, *contents, pin, contents);
+  return s;
 }
 
 Status LogBlockReader::ReadBlockCached(size_t b, bool verify,

@@ -53,6 +53,10 @@ struct EntryRef {
 class CachedBlock {
  public:
   CachedBlock() = default;
+  CachedBlock(CachedBlock&& other) noexcept
+      : cache_(other.cache_), handle_(other.handle_) {
+    other.handle_ = nullptr;
+  }
   CachedBlock(const CachedBlock&) = delete;
   CachedBlock& operator=(const CachedBlock&) = delete;
   ~CachedBlock() { Reset(); }
@@ -60,6 +64,7 @@ class CachedBlock {
     if (handle_ != nullptr) cache_->Release(handle_);
     handle_ = nullptr;
   }
+  bool holds() const { return handle_ != nullptr; }
 
  private:
   friend class LogBlockReader;
@@ -90,6 +95,18 @@ class LogBlockReader {
   // compressed and there is one: then `*pin` holds it.
   Status ReadBlockCached(size_t b, bool verify, std::string* buf,
                          CachedBlock* pin, Slice* contents) const;
+  // Whether block `b` is best read through the cache: compressed, with one.
+  bool Caches(size_t b) const {
+    return cache_ != nullptr && blocks_->Get(b).compressed();
+  }
+  // REQUIRES: Caches(b). Makes `*contents` block `b` from the cache and
+  // pins it in `*pin`; false if the cache lacks it.
+  bool LookupCached(size_t b, CachedBlock* pin, Slice* contents) const;
+  // REQUIRES: Caches(b). Puts `block`, block `b` decoded (and verified),
+  // in the cache, pinned in `*pin`, and makes `*contents` the cached copy
+  // (or `block` itself if the cache refuses it).
+  void InsertCached(size_t b, const Slice& block, CachedBlock* pin,
+                    Slice* contents) const;
   // Checks block `b`'s checksum, reading it whole; decompresses nothing.
   Status VerifyBlock(size_t b, std::string* buf) const;
 
@@ -112,6 +129,7 @@ class LogBlockReader {
   // a cache), from the cache, or read, decompressed and put there.
   Status CachedContents(size_t b, bool verify, std::string* buf,
                         CachedBlock* pin, Slice* contents) const;
+  void CacheKey(size_t b, char (&key)[16]) const;
 
   const SectionReader* const file_;
   const BlockTable* const blocks_;

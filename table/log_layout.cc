@@ -129,9 +129,12 @@ Status LogLayout::Get(const ParsedInternalKey& target, uint64_t hash,
   }
 }
 
-InternalIterator* LogLayout::NewIterator(Arena* arena, bool /*compaction*/,
+InternalIterator* LogLayout::NewIterator(Arena* arena, bool compaction,
+                                         bool fill_cache,
                                          size_t readahead) const {
-  return NewIteratorIn<RobinHoodTableIterator>(arena, view_, this, readahead);
+  // As BlockBasedTable's: compactions read around the cache.
+  return NewIteratorIn<RobinHoodTableIterator>(
+      arena, view_, this, readahead, fill_cache && !compaction);
 }
 
 uint64_t LogLayout::FileOffsetOf(uint64_t address) const {

@@ -145,6 +145,7 @@ Status PagedLayout::Get(const ParsedInternalKey& target, uint64_t hash,
 }
 
 InternalIterator* PagedLayout::NewIterator(Arena* arena, bool compaction,
+                                           bool /*fill_cache*/,
                                            size_t readahead) const {
   return NewIteratorIn<PagedIterator>(arena, this, compaction, readahead);
 }

@@ -41,6 +41,7 @@ class PagedLayout : public Layout {
   Status Get(const ParsedInternalKey& target, uint64_t hash,
              GetContext* get_context) const override;
   InternalIterator* NewIterator(Arena* arena, bool compaction,
+                                bool fill_cache,
                                 size_t readahead) const override;
   uint64_t OffsetOf(const Slice& internal_key) const override;
   Status VerifyEntries(std::string* buf) const override;

@@ -20,12 +20,14 @@ constexpr int kLoadsBeforeReadahead = 2;
 
 RobinHoodTableIterator::RobinHoodTableIterator(const TableView* table,
                                                const LogLayout* log,
-                                               size_t readahead)
+                                               size_t readahead,
+                                               bool use_cache)
     : table_(table),
       log_(log),
       verify_(kVerifyReads),
       block_(kNoBlock),
       buf_(new std::string),
+      use_cache_(use_cache),
       readahead_buf_(new std::string),
       readahead_bytes_(readahead > 0 ? readahead : kAutoReadahead),
       eager_readahead_(readahead > 0),
@@ -70,14 +72,25 @@ bool RobinHoodTableIterator::LoadBlock(size_t b) {
   block_ = kNoBlock;
   offsets_.clear();
   PinOrKeep(&buf_);
-  Slice raw;
-  Status s =
-      !table_->mmap() && ReadAhead(b, &raw)
-          ? log_->log().DecodeBlock(b, raw, verify_, buf_.get(), &contents_)
-          : log_->log().ReadBlock(b, verify_, buf_.get(), &contents_);
-  if (!s.ok()) {
-    Invalidate(s);
-    return false;
+  if (IsValuePinned() && pin_.holds()) {
+    // Values in the cached block must outlive the position too.
+    pinned_iters_mgr_->PinPtr(new CachedBlock(std::move(pin_)), [](void* p) {
+      delete static_cast<CachedBlock*>(p);
+    });
+  }
+  const LogBlockReader& log = log_->log();
+  const bool cached = use_cache_ && log.Caches(b);
+  if (!cached) pin_.Reset();
+  if (!cached || !log.LookupCached(b, &pin_, &contents_)) {
+    Slice raw;
+    Status s = !table_->mmap() && ReadAhead(b, &raw)
+                   ? log.DecodeBlock(b, raw, verify_, buf_.get(), &contents_)
+                   : log.ReadBlock(b, verify_, buf_.get(), &contents_);
+    if (!s.ok()) {
+      Invalidate(s);
+      return false;
+    }
+    if (cached) log.InsertCached(b, contents_, &pin_, &contents_);
   }
   const char* p = contents_.data();
   const char* limit = p + contents_.size();

@@ -1,7 +1,9 @@
 // Ordered iteration over the log of a RobinHoodTable file. The log is a
 // sorted run, so the iterator walks it block by block; Seek starts from
 // the sparse index (sparse_index.h). A loaded block keeps the offsets of
-// its entries, so Prev costs what Next does.
+// its entries, so Prev costs what Next does. With `use_cache`, compressed
+// blocks come from the table's block cache and go there once decoded, as
+// lookups' do (log_block_reader.h).
 #pragma once
 
 #include <memory>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "table/layout_iterator.h"
+#include "table/log_block_reader.h"
 #include "table/log_entry.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -22,7 +25,7 @@ class RobinHoodTableIterator : public LayoutIterator {
   // `readahead` > 0: read that many bytes of log at a time from the start
   // (compaction); 0: read ahead only once access turns out sequential.
   RobinHoodTableIterator(const TableView* table, const LogLayout* log,
-                         size_t readahead = 0);
+                         size_t readahead = 0, bool use_cache = false);
 
   void SeekToFirst() override;
   void SeekToLast() override;
@@ -49,6 +52,10 @@ class RobinHoodTableIterator : public LayoutIterator {
   size_t block_;
   uint64_t block_address_ = 0;  // address of the block's first entry
   std::unique_ptr<std::string> buf_;
+  // Whether compressed blocks go through the block cache, and the one
+  // contents_ is in if it is cached.
+  const bool use_cache_;
+  CachedBlock pin_;
   std::unique_ptr<std::string> readahead_buf_;
   uint64_t readahead_offset_ = 0;
   const size_t readahead_bytes_;

@@ -205,7 +205,7 @@ InternalIterator* RobinHoodTableReader::NewIterator(
     // Compaction reads every entry in order: read ahead from the start.
     readahead = std::max<size_t>(compaction_readahead_size, 2 << 20);
   }
-  return layout_->NewIterator(arena, compaction, readahead);
+  return layout_->NewIterator(arena, compaction, ro.fill_cache, readahead);
 }
 
 FragmentedRangeTombstoneIterator*

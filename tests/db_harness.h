@@ -6,6 +6,8 @@
 #pragma once
 
 #include <gtest/gtest.h>
+
+#include "rocksdb/cache.h"
 #include <unistd.h>
 #include <algorithm>
 #include <cctype>
@@ -90,7 +92,8 @@ using test_util::BestCodec;
 //    A Bloom filter in every file.
 // 2: the same tiny blocks, compressed: small blocks often do not compress
 //    enough and are stored raw, so files mix compressed and raw blocks.
-//    A Ribbon filter in every file.
+//    A Ribbon filter in every file, and a block cache of 64 KiB, which
+//    evicts blocks while lookups and iterators hold others.
 inline TableConfig GetConfig(int i) {
   TableConfig c{"default", RobinHoodTableOptions(), Options().compression};
   if (i >= 1) {
@@ -100,6 +103,7 @@ inline TableConfig GetConfig(int i) {
     c.options.log_block_size = 256;
     c.options.filter_policy = i == 1 ? "bloomfilter:10" : "ribbonfilter:8";
     c.compression = i == 1 ? kNoCompression : BestCodec();
+    if (i == 2) c.options.block_cache = NewLRUCache(64 << 10, 0);
   }
   return c;
 }

@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "rocksdb/cache.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/iterator.h"
@@ -243,6 +244,11 @@ class DifferentialTest : public testing::TestWithParam<bool>,
     rh_table_.filter_policy = filters[(rh_table_.hash_seed >> 8) & 3];
     rh_table_.inline_key_order = ((rh_table_.hash_seed >> 10) & 3) != 0;
     rh_table_.page_layout = ((rh_table_.hash_seed >> 12) & 3) != 0;
+    // A block cache that holds every block, one small enough to evict
+    // blocks that pinned iterators still use, or none.
+    const size_t caches[] = {0, 0, 8 << 20, 16 << 10};
+    const size_t cache = caches[(rh_table_.hash_seed >> 14) & 3];
+    if (cache > 0) rh_table_.block_cache = NewLRUCache(cache, 0);
 
     rh_opts_ = base;
     rh_opts_.allow_mmap_reads = mmap();
@@ -262,7 +268,8 @@ class DifferentialTest : public testing::TestWithParam<bool>,
        << " inline_order_array=" << rh_table_.inline_order_array
        << " inline_key_order=" << rh_table_.inline_key_order
        << " page_layout=" << rh_table_.page_layout
-       << " filter_policy=" << rh_table_.filter_policy;
+       << " filter_policy=" << rh_table_.filter_policy << " block_cache="
+       << (rh_table_.block_cache ? rh_table_.block_cache->GetCapacity() : 0);
     config_ = os.str();
     std::cout << config_ << std::endl;
   }
