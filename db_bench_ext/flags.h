@@ -25,6 +25,7 @@ DECLARE_string(csv_out);
 DECLARE_string(chart_out);
 DECLARE_int64(target_file_size_base);
 DECLARE_int64(cache_size);
+DECLARE_bool(robinhood_block_cache);
 DECLARE_int32(bloom_bits);
 DECLARE_double(robinhood_load_factor);
 DECLARE_int32(robinhood_log_block_size);

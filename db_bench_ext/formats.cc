@@ -96,7 +96,9 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
                              ? "bloomfilter:" + std::to_string(FLAGS_bloom_bits)
                              : FLAGS_robinhood_filter_policy;
       // Only compressed files use it (the decompressed blocks).
-      if (o.compression != kNoCompression) rh.block_cache = NewLRUCache(cache, 6);
+      if (o.compression != kNoCompression && FLAGS_robinhood_block_cache) {
+        rh.block_cache = NewLRUCache(cache, 6);
+      }
       o.table_factory.reset(NewRobinHoodTableFactory(rh));
       o.allow_mmap_reads = mmap_read;
       s << "RobinHoodTable load_factor=" << rh.load_factor

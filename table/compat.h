@@ -293,24 +293,13 @@ inline Status HostReadTableProperties(RandomAccessFileReader* file,
 #endif
 }
 
-// A decompressed block as the block cache holds it: its size, then its
-// bytes, in one allocation (one memory access less a lookup than a
-// std::string). Deleted with DeleteCachedBlock.
+// A decompressed block as the block cache holds it: its bytes alone (its
+// size is the block table's), so a lookup touches only its entry's lines.
+// Deleted with DeleteCachedBlock.
 inline char* NewCachedBlock(const Slice& block) {
-  char* p = new char[sizeof(uint64_t) + block.size()];
-  const uint64_t n = block.size();
-  memcpy(p, &n, sizeof(n));
-  memcpy(p + sizeof(n), block.data(), block.size());
+  char* p = new char[block.size()];
+  memcpy(p, block.data(), block.size());
   return p;
-}
-inline Slice CachedBlockContents(const void* value) {
-  const char* p = static_cast<const char*>(value);
-  uint64_t n;
-  memcpy(&n, p, sizeof(n));
-  return Slice(p + sizeof(n), static_cast<size_t>(n));
-}
-inline size_t CachedBlockCharge(size_t bytes) {
-  return sizeof(uint64_t) + bytes;
 }
 inline void DeleteCachedBlock(void* value) {
   delete[] static_cast<char*>(value);

@@ -113,7 +113,8 @@ bool LogBlockReader::LookupCached(size_t b, CachedBlock* pin,
   if (handle == nullptr) return false;
   pin->cache_ = cache_;
   pin->handle_ = handle;
-  *contents = compat::CachedBlockContents(cache_->Value(handle));
+  *contents = Slice(static_cast<const char*>(cache_->Value(handle)),
+                    blocks_->Get(b).logical_bytes);
   return true;
 }
 
@@ -121,13 +122,13 @@ void LogBlockReader::InsertCached(size_t b, const Slice& block,
                                   CachedBlock* pin, Slice* contents) const {
   char key[16];
   CacheKey(b, key);
+  assert(block.size() == blocks_->Get(b).logical_bytes);
   pin->Reset();
   char* value = compat::NewCachedBlock(block);
   Cache::Handle* handle = nullptr;
-  // Charged its allocation; a cache's own overhead a handle is its own.
+  // Charged its bytes; the cache adds its own overhead.
   Status s = compat::CacheInsert(cache_, Slice(key, sizeof(key)), value,
-                                 compat::CachedBlockCharge(block.size()),
-                                 &handle);
+                                 block.size(), &handle);
   if (!s.ok()) {  // a full cache with a strict limit: go without
     compat::DeleteCachedBlock(value);
     *contents = block;
@@ -135,7 +136,7 @@ void LogBlockReader::InsertCached(size_t b, const Slice& block,
   }
   pin->cache_ = cache_;
   pin->handle_ = handle;
-  *contents = compat::CachedBlockContents(value);
+  *contents = Slice(value, block.size());
 }
 
 Status LogBlockReader::CachedContents(size_t b, bool verify, std::string* buf,
