@@ -92,6 +92,41 @@ TEST(DocOptionsTest, EveryOptionsStringLoads) {
   EXPECT_GE(found, 3);
 }
 
+// The RobinHoodTable options the pages name in their prose (`name=value`,
+// as a user would paste them into table_factory={id=RobinHoodTable;...}),
+// and the option strings they give rh_load (--options=...) and the Python
+// package (options="..."). Placeholders (<...>, N, STRING) are skipped.
+TEST(DocOptionsTest, EveryOptionInProseLoads) {
+  RegisterRobinHoodTableDefault();
+  const std::regex prose(
+      "`((load_factor|sparse_index_interval|log_block_size|hash_seed|"
+      "inline_slot_limit|inline_load_factor|inline_order_array|"
+      "inline_key_order|page_layout|filter_policy|block_cache)=[^`]*)`");
+  const std::regex tools(R"re(--options=([^\s`'"]+)|options="([^"]+)")re");
+  const std::regex placeholder("<|(^|=)[A-Z]+(;|$)");
+  int found = 0;
+  for (const char* page : kPages) {
+    const std::string text = Page(page);
+    for (const std::regex* re : {&prose, &tools}) {
+      for (std::sregex_iterator m(text.begin(), text.end(), *re), end;
+           m != end; ++m) {
+        const std::string s = (*m)[1].matched ? (*m)[1].str() : (*m)[2].str();
+        if (std::regex_search(s, placeholder)) continue;
+        SCOPED_TRACE(std::string(page) + ": " + s);
+        ColumnFamilyOptions cf;
+        ASSERT_OK(GetColumnFamilyOptionsFromString(
+            Strict(), ColumnFamilyOptions(),
+            "table_factory={id=RobinHoodTable;" + s + "}", &cf));
+        ASSERT_NE(cf.table_factory, nullptr);
+        EXPECT_STREQ(cf.table_factory->Name(), kRobinHoodTableName);
+        ++found;
+      }
+    }
+  }
+  // The guide's and the README's, at least.
+  EXPECT_GE(found, 10);
+}
+
 TEST(DocOptionsTest, EveryOptionsFileLoads) {
   RegisterRobinHoodTableDefault();
   const std::string path = test_util::TempPath("doc_options", "OPTIONS");
