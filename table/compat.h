@@ -306,8 +306,8 @@ inline void DeleteCachedBlock(void* value) {
 }
 
 // 8.0: a Cache entry carries a CacheItemHelper (its role and deleter)
-// instead of a bare deleter, and Cache moved to advanced_cache.h; 7.9 had
-// dropped the key from the deleter. Inserts `block` (NewCachedBlock's)
+// instead of a bare deleter, and Cache moved to advanced_cache.h; a
+// release after 7.8 had dropped the key from the deleter (either works). Inserts `block` (NewCachedBlock's)
 // and pins it in `*handle`; on OK the cache owns `block`, else the caller
 // still does (every release says so for a non-null handle).
 namespace detail {

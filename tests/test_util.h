@@ -8,6 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "rocksdb/cache.h"
+// Since 8.0 the Cache class itself (GetCapacity, GetUsage) is declared
+// here, rocksdb/cache.h only names it.
+#if __has_include("rocksdb/advanced_cache.h")
+#include "rocksdb/advanced_cache.h"
+#endif
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/merge_operator.h"

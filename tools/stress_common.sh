@@ -4,9 +4,9 @@
 
 # Every run: four threads over two column families of 30k keys (8 to 24
 # bytes, values 8 to 24: small enough for the inline layout where a file
-# holds only compacted puts). TestGetProperty asks for block-cache
-# properties that no table format without a block cache has (PlainTable
-# and CuckooTable fail it alike), so it is off. db_stress injects read and
+# holds only compacted puts). TestGetProperty asks for the DB's
+# block-cache properties, which only BlockBasedTable's options answer
+# (PlainTable and CuckooTable fail it alike), so it is off. db_stress injects read and
 # write faults through sync points, which a release build does not have,
 # so those are off too (tests/fault_injection_test.cc injects faults of
 # its own).
