@@ -420,9 +420,22 @@ run 0 verify "$WORK/dir"
 has "^OK: $WORK/dir/a.sst: "
 has "^OK: $WORK/dir/b.sst: "
 cp "$WORK/flip_log.sst" "$WORK/dir/c.sst"
+cp "$F" "$WORK/dir/d.sst"
 run 2 verify "$WORK/dir"
 has "^OK: $WORK/dir/b.sst: "
+has "^OK: $WORK/dir/d.sst: "
 err_has "rh_inspect: $WORK/dir/c.sst: Corruption: log block: checksum mismatch"
+# Files verified side by side report as one at a time does, in name order.
+for json_flag in "" --json; do
+  run 2 verify "$WORK/dir" --threads=1 $json_flag
+  cp "$OUT" "$WORK/dir1.out"
+  cp "$ERR" "$WORK/dir1.err"
+  run 2 verify "$WORK/dir" --threads=3 $json_flag
+  cmp -s "$OUT" "$WORK/dir1.out" || fail "verify --threads=3 $json_flag reports otherwise than --threads=1"
+  cmp -s "$ERR" "$WORK/dir1.err" || fail "verify --threads=3 $json_flag errs otherwise than --threads=1"
+done
+run 64 verify "$WORK/dir" --threads=0
+err_has "--threads needs a count from 1 to 1024"
 run 2 verify "$WORK/fuzz" --json
 mkdir "$WORK/nosst"
 run 2 verify "$WORK/nosst"

@@ -28,6 +28,8 @@ struct Args {
   bool hex = false;
   uint64_t limit = std::numeric_limits<uint64_t>::max();
   uint64_t samples = 100000;
+  // verify DIR: files verified at once (0: one a core).
+  uint64_t threads = 0;
   // Where the output goes: the Python binding points it at a memory
   // stream to hand `info --json` back as a dict.
   FILE* out = stdout;
@@ -42,9 +44,10 @@ int Stats(const Args& a, const TableFile& t);
 int Get(const Args& a, const TableFile& t);
 int Scan(const Args& a, const TableFile& t);
 int Verify(const Args& a, const TableFile& t);
-// verify on every *.sst file of the directory a.file, in name order: each
-// file's report as for one file (JSON: the objects one after another, as
-// jq reads them); the exit status is the worst of them.
+// verify on every *.sst file of the directory a.file, a.threads files at
+// a time, reported in name order: each file's report as for one file
+// (JSON: the objects one after another, as jq reads them); the exit
+// status is the worst of them.
 int VerifyDirectory(const Args& a);
 bool IsDirectory(const std::string& path);
 

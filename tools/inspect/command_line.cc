@@ -12,7 +12,8 @@ const char kUsage[] =
     "  scan   FILE [FROM [TO]]  entries with FROM <= user key < TO [--limit "
     "N]\n"
     "  verify FILE|DIR          all checksums, a full scan, the hash index\n"
-    "                           (DIR: every *.sst file in it)\n"
+    "                           (DIR: every *.sst file in it, --threads N\n"
+    "                           files at once; default one a core)\n"
     "  --json  JSON output; --hex  KEY/FROM/TO in hex, bytes printed in hex\n"
     "exit status: 0 ok, 1 key not found (get), 2 not a RobinHoodTable file\n"
     "             or damaged, 64 usage error\n";
@@ -66,6 +67,11 @@ std::string ParseArgs(int argc, char** argv, Args* a) {
     } else if (name == "--samples") {
       if (!take_value() || !ParseCount(value, &a->samples)) {
         return "--samples needs a count";
+      }
+    } else if (name == "--threads") {
+      if (!take_value() || !ParseCount(value, &a->threads) ||
+          a->threads == 0 || a->threads > 1024) {
+        return "--threads needs a count from 1 to 1024";
       }
     } else if (name == "--help") {
       return "help";

@@ -10,13 +10,15 @@
 //   rh_inspect scan   FILE [FROM [TO]]  entries in order, FROM <= key < TO
 //   rh_inspect verify FILE|DIR          every checksum, a full scan, and
 //                                       every key looked up in the index;
-//                                       a directory: each *.sst in it
+//                                       a directory: each *.sst in it,
+//                                       several at once
 //
 // Options (anywhere on the line; "--" ends them):
 //   --json       machine-readable output (printer.h says how bytes show)
 //   --hex        KEY, FROM and TO are hex; keys and values print as hex
 //   --limit N    scan: at most N entries
 //   --samples N  stats: random misses probed (default 100000, 0: none)
+//   --threads N  verify DIR: files verified at once (default: one a core)
 //
 // Exit status: 0 OK; 1 get: the key is not in the file; 2 the file is
 // missing, not a RobinHoodTable file, or damaged (a message naming the file

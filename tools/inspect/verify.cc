@@ -6,9 +6,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cinttypes>
+#include <condition_variable>
 #include <cstdio>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "tools/inspect/command.h"
 #include "tools/inspect/entry.h"
@@ -30,11 +36,12 @@ struct VerifyResult {
 };
 
 // On a terminal, a line on stderr rewritten as the scan goes: a file of
-// hundreds of millions of entries takes minutes.
+// hundreds of millions of entries takes minutes. Off where files are
+// verified side by side (their lines would overwrite each other).
 class ScanProgress {
  public:
-  ScanProgress(const std::string& file, uint64_t total)
-      : file_(file), total_(total), on_(isatty(2) != 0) {}
+  ScanProgress(const std::string& file, uint64_t total, bool on)
+      : file_(file), total_(total), on_(on && isatty(2) != 0) {}
   ~ScanProgress() {
     if (shown_) fprintf(stderr, "\r\033[K");
   }
@@ -52,12 +59,13 @@ class ScanProgress {
   bool shown_ = false;
 };
 
-Status RunVerify(const std::string& file, const TableFile& t, VerifyResult* r) {
+Status RunVerify(const std::string& file, const TableFile& t, VerifyResult* r,
+                 bool progress_line = true) {
   Status s = t.VerifyChecksums();
   if (!s.ok()) return s;
   std::unique_ptr<InternalIterator> it = t.NewIterator();
   const TableMeta& m = t.meta();
-  ScanProgress progress(file, m.num_entries);
+  ScanProgress progress(file, m.num_entries, progress_line);
   std::string prev;
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     progress.Update(r->entries);
@@ -101,12 +109,36 @@ Status RunVerify(const std::string& file, const TableFile& t, VerifyResult* r) {
   return ComputeIndexStats(t, 0, &st);
 }
 
+// What RunVerify said of a file: Describe's message, taken on the thread
+// that ran it (a corruption's fields are that thread's).
+struct Verdict {
+  Status status;
+  std::string error;  // empty if OK
+  VerifyResult result;
+};
+
+Verdict RunVerdict(const std::string& file, const TableFile& t,
+                   bool progress_line) {
+  Verdict v;
+  v.status = RunVerify(file, t, &v.result, progress_line);
+  if (!v.status.ok()) v.error = Describe(file, v.status);
+  return v;
+}
+
+int Report(const Args& a, const TableFile& t, const Verdict& v);
+
 }  // namespace
 
 int Verify(const Args& a, const TableFile& t) {
-  VerifyResult r;
-  const Status s = RunVerify(a.file, t, &r);
-  const std::string error = s.ok() ? std::string() : Describe(a.file, s);
+  return Report(a, t, RunVerdict(a.file, t, true));
+}
+
+namespace {
+
+int Report(const Args& a, const TableFile& t, const Verdict& v) {
+  const Status& s = v.status;
+  const VerifyResult& r = v.result;
+  const std::string& error = v.error;
   const size_t blocks = t.blocks().num_blocks();
 
   Printer out(a);
@@ -161,6 +193,18 @@ int Verify(const Args& a, const TableFile& t) {
   return kExitOk;
 }
 
+// A file of a directory: opened and verified by a worker, reported by the
+// main thread in name order, then closed.
+struct DirectoryFile {
+  Args args;
+  std::unique_ptr<TableFile> table;
+  std::string problem;  // the file does not open
+  Verdict verdict;
+  bool done = false;
+};
+
+}  // namespace
+
 bool IsDirectory(const std::string& path) {
   struct stat st;
   return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
@@ -181,15 +225,47 @@ int VerifyDirectory(const Args& a) {
   if (files.empty()) {
     return ReportFailure(a, "a directory without *.sst files", kExitBadFile);
   }
+  std::vector<DirectoryFile> work(files.size());
+  for (size_t i = 0; i < files.size(); ++i) {
+    work[i].args = a;
+    work[i].args.file = a.file + (a.file.back() == '/' ? "" : "/") + files[i];
+  }
+  const size_t threads = std::min<size_t>(
+      files.size(), a.threads > 0 ? a.threads
+                                  : std::max(1u, std::thread::hardware_concurrency()));
+  std::mutex mu;
+  std::condition_variable finished;
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < work.size();) {
+      DirectoryFile& f = work[i];
+      std::unique_ptr<TableFile> t(new TableFile);
+      std::string problem = t->Open(f.args.file);
+      Verdict v;
+      if (problem.empty()) v = RunVerdict(f.args.file, *t, threads == 1);
+      std::lock_guard<std::mutex> lock(mu);
+      f.table = std::move(t);
+      f.problem = std::move(problem);
+      f.verdict = std::move(v);
+      f.done = true;
+      finished.notify_all();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (size_t i = 0; i < threads; ++i) pool.emplace_back(worker);
   int worst = kExitOk;
-  for (const auto& name : files) {
-    Args one = a;
-    one.file = a.file + (a.file.back() == '/' ? "" : "/") + name;
-    TableFile t;
-    const std::string problem = t.Open(one.file);
-    const int rc = problem.empty() ? Verify(one, t) : ReportFailure(one, problem, kExitBadFile);
+  for (DirectoryFile& f : work) {
+    {
+      std::unique_lock<std::mutex> lock(mu);
+      finished.wait(lock, [&] { return f.done; });
+    }
+    const int rc = f.problem.empty()
+                       ? Report(f.args, *f.table, f.verdict)
+                       : ReportFailure(f.args, f.problem, kExitBadFile);
+    f.table.reset();  // its memory, before the files still to come
     worst = std::max(worst, rc);
   }
+  for (auto& th : pool) th.join();
   return worst;
 }
 
