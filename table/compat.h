@@ -5,7 +5,6 @@
 // which release changed what.
 #pragma once
 
-#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -293,29 +292,18 @@ inline Status HostReadTableProperties(RandomAccessFileReader* file,
 #endif
 }
 
-// A decompressed block as the block cache holds it: its bytes alone (its
-// size is the block table's), so a lookup touches only its entry's lines.
-// Deleted with DeleteCachedBlock.
-inline char* NewCachedBlock(const Slice& block) {
-  char* p = new char[block.size()];
-  memcpy(p, block.data(), block.size());
-  return p;
-}
-inline void DeleteCachedBlock(void* value) {
-  delete[] static_cast<char*>(value);
-}
-
 // 8.0: a Cache entry carries a CacheItemHelper (its role and deleter)
 // instead of a bare deleter, and Cache moved to advanced_cache.h; a
-// release after 7.8 had dropped the key from the deleter (either works). Inserts `block` (NewCachedBlock's)
-// and pins it in `*handle`; on OK the cache owns `block`, else the caller
-// still does (every release says so for a non-null handle).
+// release after 7.8 had dropped the key from the deleter (either works).
+// Inserts `block` (a new char[]) and pins it in `*handle`; on OK the cache
+// owns `block` and deletes it with delete[], else the caller still owns it
+// (every release says so for a non-null handle).
 namespace detail {
 inline void DeleteCachedBlockFn(const Slice& /*key*/, void* value) {
-  DeleteCachedBlock(value);
+  delete[] static_cast<char*>(value);
 }
 inline void DeleteCachedBlockFn(void* value, MemoryAllocator* /*allocator*/) {
-  DeleteCachedBlock(value);
+  delete[] static_cast<char*>(value);
 }
 }  // namespace detail
 inline Status CacheInsert(Cache* cache, const Slice& key, char* block,

@@ -133,14 +133,6 @@ bool InlineEntryBuffer::PlanKeyOrder(double load_factor,
                                      IndexGeometry* geometry) {
   key_ordered_ = false;
   if (count_ == 0) return false;
-#ifndef NDEBUG
-  for (uint64_t i = 1; i < count_; ++i) {
-    Slice a, b, v;
-    Get(i - 1, &a, &v);
-    Get(i, &b, &v);
-    assert(a.compare(b) < 0);
-  }
-#endif
   IndexGeometry geo;
   geo.capacity = IndexCapacity(count_, load_factor);
   geo.keys = count_;

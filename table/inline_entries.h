@@ -63,7 +63,9 @@ class InlineEntryBuffer {
   // Places the entries at `load_factor` in key order (key_order_model.h),
   // if that is as good as hashing: every entry within
   // kInlineMaxDisplacement of its home, and the mean displacement at most
-  // KeyOrderDisplacementLimit. REQUIRES: keys added in bytewise order.
+  // KeyOrderDisplacementLimit. REQUIRES: keys added in bytewise order
+  // (the table builder checks each key's order as it comes, and plans key
+  // order only under the bytewise comparator).
   bool PlanKeyOrder(double load_factor, IndexGeometry* geometry);
   // After a successful PlanKeyOrder: its model.
   const KeyOrderModel* key_order() const {

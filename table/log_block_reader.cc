@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
+#include <memory>
 
 #include "table/robinhood_format.h"
 #include "table/robinhood_uncompress.h"
@@ -111,8 +113,7 @@ bool LogBlockReader::LookupCached(size_t b, CachedBlock* pin,
   pin->Reset();
   Cache::Handle* handle = cache_->Lookup(Slice(key, sizeof(key)));
   if (handle == nullptr) return false;
-  pin->cache_ = cache_;
-  pin->handle_ = handle;
+  pin->Hold(cache_, handle);
   *contents = Slice(static_cast<const char*>(cache_->Value(handle)),
                     blocks_->Get(b).logical_bytes);
   return true;
@@ -124,19 +125,18 @@ void LogBlockReader::InsertCached(size_t b, const Slice& block,
   CacheKey(b, key);
   assert(block.size() == blocks_->Get(b).logical_bytes);
   pin->Reset();
-  char* value = compat::NewCachedBlock(block);
+  std::unique_ptr<char[]> value(new char[block.size()]);
+  memcpy(value.get(), block.data(), block.size());
   Cache::Handle* handle = nullptr;
   // Charged its bytes; the cache adds its own overhead.
-  Status s = compat::CacheInsert(cache_, Slice(key, sizeof(key)), value,
+  Status s = compat::CacheInsert(cache_, Slice(key, sizeof(key)), value.get(),
                                  block.size(), &handle);
   if (!s.ok()) {  // a full cache with a strict limit: go without
-    compat::DeleteCachedBlock(value);
     *contents = block;
     return;
   }
-  pin->cache_ = cache_;
-  pin->handle_ = handle;
-  *contents = Slice(value, block.size());
+  pin->Hold(cache_, handle);
+  *contents = Slice(value.release(), block.size());
 }
 
 Status LogBlockReader::CachedContents(size_t b, bool verify, std::string* buf,
@@ -151,9 +151,7 @@ Status LogBlockReader::CachedContents(size_t b, bool verify, std::string* buf,
 Status LogBlockReader::ReadBlockCached(size_t b, bool verify,
                                        std::string* buf, CachedBlock* pin,
                                        Slice* contents) const {
-  if (cache_ != nullptr && blocks_->Get(b).compressed()) {
-    return CachedContents(b, verify, buf, pin, contents);
-  }
+  if (Caches(b)) return CachedContents(b, verify, buf, pin, contents);
   return ReadBlock(b, verify, buf, contents);
 }
 
@@ -173,7 +171,7 @@ Status LogBlockReader::ReadEntry(uint64_t address, bool verify,
   // Bytes read from the file are verified on every read that asks for it
   // (they may differ from the last read: a flaky device), so only an
   // unverified lookup in a raw block reads its entry alone.
-  if (loc.compressed() && cache_ != nullptr && pin != nullptr) {
+  if (pin != nullptr && Caches(b)) {
     Slice contents;
     Status s = CachedContents(b, verify, buf, pin, &contents);
     if (!s.ok()) return s;

@@ -15,11 +15,11 @@
 // raw block read without verification is read on the block table's sizes
 // alone, by every path, so all paths answer alike.
 //
-// With a block cache (RobinHoodTableOptions::block_cache), point lookups
-// in compressed blocks keep the decompressed, verified blocks there, as
-// BlockBasedTable keeps its data blocks, and a lookup that finds its block
-// cached decompresses nothing. Iterators decode each block once anyway and
-// bypass it.
+// With a block cache (RobinHoodTableOptions::block_cache), lookups and
+// user scans in compressed blocks keep the decompressed, verified blocks
+// there, as BlockBasedTable keeps its data blocks, and a read that finds
+// its block cached decompresses nothing. A cached block is its bytes
+// alone (the block table has its size).
 #pragma once
 
 #include <atomic>
@@ -68,6 +68,11 @@ class CachedBlock {
 
  private:
   friend class LogBlockReader;
+  void Hold(Cache* cache, Cache::Handle* handle) {
+    Reset();
+    cache_ = cache;
+    handle_ = handle;
+  }
   Cache* cache_ = nullptr;
   Cache::Handle* handle_ = nullptr;
 };

@@ -91,9 +91,10 @@ Status LogLayout::Get(const ParsedInternalKey& target, uint64_t hash,
   uint64_t next = at.next_address;
   std::string block_buf;
   // The found entry's block, if the read had it whole.
+  const BlockLocation found_in = blocks_.Get(b);
+  uint64_t block_start = found_in.logical_offset;
   Slice contents;
-  uint64_t block_start = blocks_.Get(b).logical_offset;
-  if (at.block_contents.size() == blocks_.Get(b).logical_bytes) {
+  if (at.block_contents.size() == found_in.logical_bytes) {
     contents = at.block_contents;
   }
   while (true) {

@@ -113,16 +113,17 @@ struct RobinHoodTableOptions {
   // this option says. Empty: no filter.
   std::string filter_policy;
 
-  // A cache of decompressed log blocks, for point lookups in files whose
-  // blocks are compressed (a column family with a codec): a lookup whose
-  // block is cached reads its entry there and decompresses nothing, as
-  // BlockBasedTable's data blocks work. Give it the same cache as
+  // A cache of decompressed log blocks, for files whose blocks are
+  // compressed (a column family with a codec): a lookup whose block is
+  // cached reads its entry there and decompresses nothing, as
+  // BlockBasedTable's data blocks work. Lookups and user scans
+  // (ReadOptions::fill_cache) put the blocks they decode there;
+  // compactions read around it. Give it the same cache as
   // BlockBasedTableOptions::block_cache to hold both to one budget. Files
   // without compression never use it: their entries are read where they
-  // lie. Iterators decode each block once and bypass it. In option
-  // strings, a capacity: block_cache=1G. Not written to OPTIONS files
-  // (as BlockBasedTable's). Empty: each lookup in a compressed block
-  // decompresses it.
+  // lie. In option strings, a capacity: block_cache=1G. Not written to
+  // OPTIONS files (as BlockBasedTable's). Empty: each lookup in a
+  // compressed block decompresses it.
   std::shared_ptr<Cache> block_cache;
 };
 

@@ -34,15 +34,12 @@ class RunWriter {
   RunWriter& operator=(const RunWriter&) = delete;
 
   Status Open(const std::string& path);
-  // REQUIRES: records in sorted order.
+  // REQUIRES: records in sorted order (asserted at each index mark).
   Status Add(const RunRecord& r);
   Status Finish(RunInfo* info);
 
  private:
   Status Flush();
-#ifndef NDEBUG
-  std::string last_key_;  // checks the order records arrive in
-#endif
   int fd_ = -1;
   std::string buf_;
   RunInfo info_;
