@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "util/xxhash.h"
@@ -28,9 +29,33 @@ uint32_t AddressBitsFor(uint64_t logical_bytes) {
 HashIndexBuilder::HashIndexBuilder() = default;
 HashIndexBuilder::~HashIndexBuilder() = default;
 
+bool HashIndexBuilder::Record::Less(const char* a, const char* b) {
+  Record x, y;
+  memcpy(&x, a, sizeof(x));
+  memcpy(&y, b, sizeof(y));
+  return x < y;
+}
+
+void HashIndexBuilder::SpillPast(SpillDir* dir, size_t budget) {
+  assert(num_keys_ == 0);
+  spill_dir_ = dir;
+  spill_budget_ = budget;
+  spilled_.reset(new SpillSorter(dir, sizeof(Record), &Record::Less, budget));
+}
+
 void HashIndexBuilder::Add(uint64_t hash, uint64_t address) {
   assert((hash & kHashLowMask) == 0);
   assert(address >> kMaxAddressBits == 0);
+  if (spilled_ != nullptr) {
+    Record r;
+    r.hash_and_high =
+        hash | ((address >> kRecordLowAddressBits) & kHashLowMask);
+    r.address_low = static_cast<uint32_t>(address);
+    Status s = spilled_->Add(reinterpret_cast<const char*>(&r));
+    if (!s.ok() && status_.ok()) status_ = s;
+    ++num_keys_;
+    return;
+  }
   if (in_last_chunk_ == kChunkRecords) {
     chunks_.emplace_back(new Record[kChunkRecords]);
     in_last_chunk_ = 0;
@@ -89,7 +114,28 @@ void HashIndexBuilder::RadixSort(size_t lo, size_t hi, int byte) {
 }
 
 size_t HashIndexBuilder::MemoryUsage() const {
-  return chunks_.size() * (kChunkRecords * sizeof(Record) + sizeof(void*));
+  return chunks_.size() * (kChunkRecords * sizeof(Record) + sizeof(void*)) +
+         (spilled_ ? spilled_->MemoryUsage() : 0) +
+         (by_address_ ? by_address_->MemoryUsage() : 0);
+}
+
+Status HashIndexBuilder::ForEachSorted(
+    const std::function<Status(Record*)>& visit) {
+  if (!status_.ok()) return status_;
+  if (spilled_ != nullptr) {
+    return spilled_->ForEach([&](const char* p) {
+      Record r;
+      memcpy(&r, p, sizeof(r));
+      return visit(&r);
+    });
+  }
+  if (!sorted_) RadixSort(0, num_keys_, 0);
+  sorted_ = true;
+  for (size_t k = 0; k < num_keys_; ++k) {
+    Status s = visit(&At(k));
+    if (!s.ok()) return s;
+  }
+  return Status::OK();
 }
 
 IndexGeometry HashIndexBuilder::Plan(double load_factor) {
@@ -97,13 +143,14 @@ IndexGeometry HashIndexBuilder::Plan(double load_factor) {
   geo.keys = num_keys_;
   geo.capacity = IndexCapacity(num_keys_, load_factor);
   geo.address_bits = 0;
-  RadixSort(0, num_keys_, 0);
   HashIndex shape;  // Home() of this capacity; reads no slots
   shape.Init(nullptr, geo);
   Placement place;
-  for (size_t k = 0; k < num_keys_; ++k) {
-    place.Place(shape.Home(At(k).hash_and_high & ~kHashLowMask), &geo);
-  }
+  Status s = ForEachSorted([&](Record* r) {
+    place.Place(shape.Home(r->hash_and_high & ~kHashLowMask), &geo);
+    return Status::OK();
+  });
+  if (!s.ok() && status_.ok()) status_ = s;
   geo.slots = std::max(place.next_free(), geo.capacity);
   return geo;
 }
@@ -118,6 +165,25 @@ Status HashIndexBuilder::VisitSlots(const IndexGeometry& geo,
   };
   constexpr size_t kAhead = 16;
   Placement place;
+  if (spilled_ != nullptr) {
+    // Records come from a merge: nothing to look ahead at, and the
+    // (address, slot) pairs for SlotsByAddress go to a sorter of their own.
+    if (keep_by_address_) {
+      by_address_.reset(new SpillSorter(spill_dir_, sizeof(Record),
+                                        &Record::Less, spill_budget_));
+    }
+    return ForEachSorted([&](Record* rec) {
+      const uint64_t hash = rec->hash_and_high & ~kHashLowMask;
+      const uint64_t address = address_of(*rec);
+      const uint64_t slot = place.Place(shape.Home(hash));
+      Status s = visit(slot, hash, address, kNoAddress);
+      if (!s.ok() || by_address_ == nullptr) return s;
+      Record by;
+      by.hash_and_high = (address << 32) | (slot >> 32);
+      by.address_low = static_cast<uint32_t>(slot);
+      return by_address_->Add(reinterpret_cast<const char*>(&by));
+    });
+  }
   for (size_t k = 0; k < num_keys_; ++k) {
     Record& rec = At(k);
     const uint64_t hash = rec.hash_and_high & ~kHashLowMask;
@@ -132,22 +198,34 @@ Status HashIndexBuilder::VisitSlots(const IndexGeometry& geo,
     rec.hash_and_high = (address << 32) | (slot >> 32);
     rec.address_low = static_cast<uint32_t>(slot);
   }
+  sorted_ = false;
   return Status::OK();
 }
 
 Status HashIndexBuilder::SlotsByAddress(
     const std::function<Status(uint64_t slot)>& emit) {
-  // The same radix sort as by hash, which streams through 256 buckets
-  // where following the permutation's cycles would jump at random.
-  RadixSort(0, num_keys_, 0);
-  Status s;
-  for (size_t i = 0; i < num_keys_ && s.ok(); ++i) {
-    const Record& r = At(i);
+  auto emit_record = [&emit](uint64_t i, const Record& r) {
     if ((r.hash_and_high >> 32) != i) {
       return Status::Corruption("RobinHoodTable: entry ordinals repeat");
     }
-    s = emit(((r.hash_and_high & 0xff) << 32) | r.address_low);
+    return emit(((r.hash_and_high & 0xff) << 32) | r.address_low);
+  };
+  Status s;
+  if (by_address_ != nullptr) {
+    uint64_t i = 0;
+    s = by_address_->ForEach([&](const char* p) {
+      Record r;
+      memcpy(&r, p, sizeof(r));
+      return emit_record(i++, r);
+    });
+    by_address_.reset();
+    spilled_.reset();
+    return s;
   }
+  // The same radix sort as by hash, which streams through 256 buckets
+  // where following the permutation's cycles would jump at random.
+  RadixSort(0, num_keys_, 0);
+  for (size_t i = 0; i < num_keys_ && s.ok(); ++i) s = emit_record(i, At(i));
   chunks_.clear();
   in_last_chunk_ = kChunkRecords;
   return s;
@@ -162,7 +240,9 @@ Status HashIndexBuilder::Finish(double load_factor, uint64_t logical_bytes,
                                 " bytes exceeds the format's 1 TiB limit");
   }
   IndexGeometry geo = Plan(load_factor);
+  if (!status_.ok()) return status_;
   geo.address_bits = address_bits;
+  keep_by_address_ = false;  // the log layout has no order array
   HashIndex shape;  // the slot codec of this geometry; reads no slots
   shape.Init(nullptr, geo);
 
@@ -189,6 +269,8 @@ Status HashIndexBuilder::Finish(double load_factor, uint64_t logical_bytes,
   if (!buf.empty() && s.ok()) s = sink(buf);
   chunks_.clear();
   in_last_chunk_ = kChunkRecords;
+  by_address_.reset();
+  spilled_.reset();
   *geometry = geo;
   return s.ok() ? v : s;
 }

@@ -36,6 +36,7 @@
 
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
+#include "table/spill_sorter.h"
 #include "util/coding.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -139,10 +140,18 @@ uint32_t AddressBitsFor(uint64_t logical_bytes);
 // in place at Finish by a most-significant-byte radix sort: hashes are
 // uniform, so two or three byte passes leave runs short enough for an
 // insertion sort, with no second buffer and no k-way merge.
+//
+// With a memory bound (SpillPast), records go to a SpillSorter instead:
+// past the bound they are sorted in runs on disk and merged as the slots
+// are written, in the same order, so the slots are the same.
 class HashIndexBuilder {
  public:
   HashIndexBuilder();
   ~HashIndexBuilder();
+
+  // From now on, holds at most about `budget` bytes of records, the rest in
+  // temporary files in `dir`. REQUIRES: no key added yet.
+  void SpillPast(SpillDir* dir, size_t budget);
 
   // REQUIRES: address < 2^40; `hash` has its low 8 bits clear.
   void Add(uint64_t hash, uint64_t address);
@@ -173,6 +182,8 @@ class HashIndexBuilder {
 
   // Bytes held now (the builder's index memory).
   size_t MemoryUsage() const;
+  // The first error of a spill file, if any.
+  Status status() const { return status_; }
 
  private:
 #pragma pack(push, 4)
@@ -183,6 +194,7 @@ class HashIndexBuilder {
       return hash_and_high != o.hash_and_high ? hash_and_high < o.hash_and_high
                                               : address_low < o.address_low;
     }
+    static bool Less(const char* a, const char* b);
   };
 #pragma pack(pop)
   static_assert(sizeof(Record) == 12, "a record must take 12 bytes");
@@ -197,9 +209,21 @@ class HashIndexBuilder {
   static constexpr int kSortKeyBytes = 12;
   void RadixSort(size_t lo, size_t hi, int byte);
 
+  // Hands each record to `visit` in sorted order.
+  Status ForEachSorted(const std::function<Status(Record*)>& visit);
+
   std::vector<std::unique_ptr<Record[]>> chunks_;
   size_t in_last_chunk_ = kChunkRecords;
   uint64_t num_keys_ = 0;
+  // With a memory bound: the records, and VisitSlots' records for
+  // SlotsByAddress.
+  std::unique_ptr<SpillSorter> spilled_;
+  std::unique_ptr<SpillSorter> by_address_;
+  SpillDir* spill_dir_ = nullptr;
+  size_t spill_budget_ = 0;
+  bool sorted_ = false;
+  bool keep_by_address_ = true;
+  Status status_;
 };
 
 // Reads slots in place (mmap) or from memory.

@@ -22,6 +22,27 @@ uint32_t SlotWidth(uint32_t key_width, uint32_t value_width, bool var_key,
   s.var_value = var_value;
   return s.slot_width();
 }
+// Hash-order records sort by hash, then ordinal (unique): the order the
+// hash index builder gives in memory.
+bool SortedLess(const char* a, const char* b) {
+  uint64_t x, y;
+  memcpy(&x, a, 8);
+  memcpy(&y, b, 8);
+  if (x != y) return x < y;
+  uint32_t i, j;
+  memcpy(&i, a + 8, 4);
+  memcpy(&j, b + 8, 4);
+  return i < j;
+}
+
+// Order records: (ordinal, slot), by ordinal (unique).
+constexpr size_t kOrderRecord = 16;
+bool OrderLess(const char* a, const char* b) {
+  uint64_t x, y;
+  memcpy(&x, a, 8);
+  memcpy(&y, b, 8);
+  return x < y;
+}
 }  // namespace
 
 bool InlineEntryBuffer::Fits(size_t key_size, size_t value_size) const {
@@ -67,6 +88,21 @@ void InlineEntryBuffer::Add(const Slice& key, const Slice& value) {
   }
   var_key_ = var_key_ || key.size() != first_key_size_;
   var_value_ = var_value_ || value.size() != first_value_size_;
+  if (spilled()) {
+    key_width_ = std::max<uint32_t>(key_width_, key.size());
+    value_width_ = std::max<uint32_t>(value_width_, value.size());
+    if (count_ == 0) first_key_.assign(key.data(), key.size());
+    last_key_.assign(key.data(), key.size());
+    char len = static_cast<char>(key.size());
+    Status st = arrivals_.Append(Slice(&len, 1));
+    if (st.ok()) st = arrivals_.Append(key);
+    len = static_cast<char>(value.size());
+    if (st.ok()) st = arrivals_.Append(Slice(&len, 1));
+    if (st.ok()) st = arrivals_.Append(value);
+    if (!st.ok() && status_.ok()) status_ = st;
+    ++count_;
+    return;
+  }
   if (stride_ == 0 || key.size() > key_width_ || value.size() > value_width_) {
     Restride(std::max<uint32_t>(key_width_, key.size()),
              std::max<uint32_t>(value_width_, value.size()));
@@ -88,6 +124,84 @@ void InlineEntryBuffer::Get(uint64_t i, Slice* key, Slice* value) const {
   *value = Slice(p + 2 + key_width_, static_cast<uint8_t>(p[1 + key_width_]));
 }
 
+Status InlineEntryBuffer::ForEach(const EntryVisit& visit) {
+  if (!spilled()) {
+    for (uint64_t i = 0; i < count_; ++i) {
+      Slice k, v;
+      Get(i, &k, &v);
+      if (!visit(k, v)) break;
+    }
+    return Status::OK();
+  }
+  if (!status_.ok()) return status_;
+  bool stopped = false;
+  Status s = arrivals_.ForEachRecord(
+      [](const Slice& in) -> size_t {
+        if (in.size() < 1) return 0;
+        const size_t klen = static_cast<uint8_t>(in[0]);
+        if (in.size() < 2 + klen) return 0;
+        return 2 + klen + static_cast<uint8_t>(in[1 + klen]);
+      },
+      [&](const Slice& rec) {
+        const size_t klen = static_cast<uint8_t>(rec[0]);
+        if (!visit(Slice(rec.data() + 1, klen),
+                   Slice(rec.data() + 2 + klen, rec.size() - 2 - klen))) {
+          stopped = true;
+          return Status::Aborted();
+        }
+        return Status::OK();
+      });
+  return stopped ? Status::OK() : s;
+}
+
+Status InlineEntryBuffer::Spill(SpillDir* dir, size_t sort_budget) {
+  if (spilled()) return status_;
+  Status s = arrivals_.Spill(dir);
+  for (uint64_t i = 0; i < count_ && s.ok(); ++i) {
+    Slice k, v;
+    Get(i, &k, &v);
+    if (i == 0) first_key_.assign(k.data(), k.size());
+    if (i + 1 == count_) last_key_.assign(k.data(), k.size());
+    char len = static_cast<char>(k.size());
+    s = arrivals_.Append(Slice(&len, 1));
+    if (s.ok()) s = arrivals_.Append(k);
+    len = static_cast<char>(v.size());
+    if (s.ok()) s = arrivals_.Append(Slice(&len, 1));
+    if (s.ok()) s = arrivals_.Append(v);
+  }
+  chunks_.clear();
+  spill_dir_ = dir;
+  sort_budget_ = sort_budget;
+  if (!s.ok() && status_.ok()) status_ = s;
+  return status_;
+}
+
+void InlineEntryBuffer::EncodeSorted(uint64_t hash, uint64_t ordinal,
+                                     const Slice& key, const Slice& value,
+                                     char* rec) const {
+  const uint32_t ord = static_cast<uint32_t>(ordinal);
+  memcpy(rec, &hash, 8);
+  memcpy(rec + 8, &ord, 4);
+  char* p = rec + kSortHead;
+  memset(p, 0, 2 + key_width_ + value_width_);
+  p[0] = static_cast<char>(key.size());
+  memcpy(p + 1, key.data(), key.size());
+  p[1 + key_width_] = static_cast<char>(value.size());
+  memcpy(p + 2 + key_width_, value.data(), value.size());
+}
+
+void InlineEntryBuffer::DecodeSorted(const char* rec, uint64_t* hash,
+                                     uint64_t* ordinal, Slice* key,
+                                     Slice* value) const {
+  uint32_t ord;
+  memcpy(hash, rec, 8);
+  memcpy(&ord, rec + 8, 4);
+  *ordinal = ord;
+  const char* p = rec + kSortHead;
+  *key = Slice(p + 1, static_cast<uint8_t>(p[0]));
+  *value = Slice(p + 2 + key_width_, static_cast<uint8_t>(p[1 + key_width_]));
+}
+
 InlineShape InlineEntryBuffer::shape() const {
   InlineShape s;
   s.key_width = key_width_;
@@ -98,7 +212,9 @@ InlineShape InlineEntryBuffer::shape() const {
 }
 
 size_t InlineEntryBuffer::MemoryUsage() const {
-  return chunks_.size() * kChunkBytes + index_.MemoryUsage();
+  return chunks_.size() * kChunkBytes + index_.MemoryUsage() +
+         arrivals_.MemoryUsage() + (by_hash_ ? by_hash_->MemoryUsage() : 0) +
+         (order_ ? order_->MemoryUsage() : 0);
 }
 
 uint64_t InlineEntryBuffer::EstimatedFileBytes(double load_factor,
@@ -112,6 +228,40 @@ uint64_t InlineEntryBuffer::EstimatedFileBytes(double load_factor,
 bool InlineEntryBuffer::Plan(double load_factor, HashFunction hash,
                              uint64_t seed, IndexGeometry* geometry) {
   key_ordered_ = false;
+  if (spilled()) {
+    const size_t rb = kSortHead + 2 + key_width_ + value_width_;
+    by_hash_.reset(new SpillSorter(spill_dir_, rb, &SortedLess, sort_budget_));
+    std::string rec(rb, '\0');
+    uint64_t ordinal = 0;
+    Status s;
+    Status f = ForEach([&](const Slice& k, const Slice& v) {
+      EncodeSorted(hash(k, seed), ordinal++, k, v, &rec[0]);
+      s = by_hash_->Add(rec.data());
+      return s.ok();
+    });
+    if (s.ok()) s = f;
+    IndexGeometry geo;
+    geo.keys = count_;
+    geo.capacity = IndexCapacity(count_, load_factor);
+    geo.address_bits = 0;
+    Placement place;
+    if (s.ok()) {
+      s = by_hash_->ForEach([&](const char* r) {
+        uint64_t h;
+        memcpy(&h, r, 8);
+        place.Place(HomeOf(h, geo.capacity), &geo);
+        return Status::OK();
+      });
+    }
+    geo.slots = std::max(place.next_free(), geo.capacity);
+    if (!s.ok()) {
+      if (status_.ok()) status_ = s;
+      return false;
+    }
+    geo_ = geo;
+    *geometry = geo;
+    return geo.max_displacement <= kInlineMaxDisplacement;
+  }
   for (uint64_t i = index_.num_keys(); i < count_; ++i) {
     Slice k, v;
     Get(i, &k, &v);
@@ -137,21 +287,33 @@ bool InlineEntryBuffer::PlanKeyOrder(double load_factor,
   geo.capacity = IndexCapacity(count_, load_factor);
   geo.keys = count_;
   if (geo.capacity > kMaxOrderedCapacity) return false;
+  Slice first, last, v;
+  if (spilled()) {
+    first = first_key_;
+    last = last_key_;
+  } else {
+    Get(0, &first, &v);
+    Get(count_ - 1, &last, &v);
+  }
+  Status s;
   model_.Fit(
-      count_,
-      [this](uint64_t i) {
-        Slice k, v;
-        Get(i, &k, &v);
-        return k;
+      count_, first, last,
+      [&](const KeyOrderModel::KeyVisit& visit) {
+        s = ForEach([&](const Slice& k, const Slice&) {
+          visit(k);
+          return true;
+        });
       },
       geo.capacity);
   Placement place;
-  for (uint64_t i = 0; i < count_; ++i) {
-    Slice k, v;
-    Get(i, &k, &v);
-    place.Place(model_.Home(k), &geo);
-    if (geo.max_displacement > kInlineMaxDisplacement) return false;
+  if (s.ok()) {
+    s = ForEach([&](const Slice& k, const Slice&) {
+      place.Place(model_.Home(k), &geo);
+      return geo.max_displacement <= kInlineMaxDisplacement;
+    });
   }
+  if (!s.ok() && status_.ok()) status_ = s;
+  if (!s.ok() || geo.max_displacement > kInlineMaxDisplacement) return false;
   geo.slots = std::max(geo.capacity, place.next_free());
   const double load = static_cast<double>(count_) / geo.capacity;
   if (static_cast<double>(geo.total_displacement) / count_ >
@@ -164,7 +326,8 @@ bool InlineEntryBuffer::PlanKeyOrder(double load_factor,
   return true;
 }
 
-Status InlineEntryBuffer::WriteSlots(const Sink& sink, uint32_t* crc) {
+Status InlineEntryBuffer::WriteSlots(const Sink& sink, bool order,
+                                     uint32_t* crc) {
   const InlineShape sh = shape();
   const SlotPages paging = SlotPages::Of(sh, kFormatVersionInlineFile);
   const uint32_t width = paging.width;
@@ -196,14 +359,34 @@ Status InlineEntryBuffer::WriteSlots(const Sink& sink, uint32_t* crc) {
   if (key_ordered_) {
     // Keys arrived in order, and key order is slot order.
     Placement place;
-    for (uint64_t i = 0; i < count_ && s.ok(); ++i) {
-      Slice k, val;
-      Get(i, &k, &val);
+    v = ForEach([&](const Slice& k, const Slice& val) {
       const uint64_t home = model_.Home(k);
       const uint64_t slot = place.Place(home);
       while (next < slot) put(0, Slice(), Slice());
       put(static_cast<uint32_t>(slot - home + 1), k, val);
+      return s.ok();
+    });
+  } else if (spilled()) {
+    if (order) {
+      order_.reset(new SpillSorter(spill_dir_, kOrderRecord, &OrderLess,
+                                   sort_budget_ / 2));
     }
+    Placement place;
+    char rec[kOrderRecord];
+    v = by_hash_->ForEach([&](const char* r) {
+      uint64_t hash, ordinal;
+      Slice k, val;
+      DecodeSorted(r, &hash, &ordinal, &k, &val);
+      const uint64_t home = HomeOf(hash, geo_.capacity);
+      const uint64_t slot = place.Place(home);
+      while (next < slot) put(0, Slice(), Slice());
+      put(static_cast<uint32_t>(slot - home + 1), k, val);
+      if (!s.ok() || order_ == nullptr) return s;
+      memcpy(rec, &ordinal, 8);
+      memcpy(rec + 8, &slot, 8);
+      return order_->Add(rec);
+    });
+    by_hash_.reset();
   } else {
     HashIndex homes;
     homes.Init(nullptr, geo_);
@@ -222,19 +405,43 @@ Status InlineEntryBuffer::WriteSlots(const Sink& sink, uint32_t* crc) {
   while (next < geo_.slots) put(0, Slice(), Slice());
   if (!page.empty()) flush();
   chunks_.clear();
+  arrivals_.Clear();
   *crc = all;
   return s.ok() ? v : s;
 }
 
-Status InlineEntryBuffer::AppendOrder(std::string* dst) {
+Status InlineEntryBuffer::WriteOrder(const Sink& sink) {
   const uint32_t w = OrderWidthFor(geo_.slots);
-  dst->reserve(dst->size() + count_ * w);
-  return index_.SlotsByAddress([&](uint64_t slot) {
+  constexpr size_t kPiece = 64 << 10;
+  std::string buf;
+  buf.reserve(kPiece + 8);
+  auto emit = [&](uint64_t slot) {
     for (uint32_t i = 0; i < w; ++i) {
-      dst->push_back(static_cast<char>(slot >> (8 * i)));
+      buf.push_back(static_cast<char>(slot >> (8 * i)));
     }
-    return Status::OK();
-  });
+    if (buf.size() < kPiece) return Status::OK();
+    Status s = sink(buf);
+    buf.clear();
+    return s;
+  };
+  Status s;
+  if (order_ != nullptr) {
+    uint64_t expected = 0;
+    s = order_->ForEach([&](const char* r) {
+      uint64_t ordinal, slot;
+      memcpy(&ordinal, r, 8);
+      memcpy(&slot, r + 8, 8);
+      if (ordinal != expected++) {
+        return Status::Corruption("RobinHoodTable: entry ordinals repeat");
+      }
+      return emit(slot);
+    });
+    order_.reset();
+  } else {
+    s = index_.SlotsByAddress(emit);
+  }
+  if (s.ok() && !buf.empty()) s = sink(buf);
+  return s;
 }
 
 }  // namespace robinhood

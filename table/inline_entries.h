@@ -13,6 +13,11 @@
 // Finish on, the hash index builder's 12 bytes an entry for the placement.
 // The order array is made by reordering those records in place, after the
 // entries are gone.
+//
+// A bounded builder moves the entries to a temporary file in the order
+// they came (Spill); from then on the plans and the slots read them from
+// there, in hash order through a SpillSorter of (hash, ordinal, entry at
+// the final stride) records, and the order array from a second sorter.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +31,8 @@
 #include "table/hash_index.h"
 #include "table/inline_table.h"
 #include "table/key_order_model.h"
+#include "table/spill_buffer.h"
+#include "table/spill_sorter.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
@@ -44,9 +51,20 @@ class InlineEntryBuffer {
   // REQUIRES: Fits(key.size(), value.size()); keys arrive in order.
   void Add(const Slice& key, const Slice& value);
   uint64_t size() const { return count_; }
-  // Entry `i` (< size()), in the order added.
+  // Entry `i` (< size()), in the order added. REQUIRES: !spilled().
   void Get(uint64_t i, Slice* key, Slice* value) const;
+  // Hands every entry to `visit` in the order added, until it returns
+  // false.
+  using EntryVisit = std::function<bool(const Slice& key, const Slice& value)>;
+  Status ForEach(const EntryVisit& visit);
   InlineShape shape() const;
+
+  // Moves the entries to a temporary file in `dir`, and sends those to
+  // come there; sorting at Finish holds at most `sort_budget` bytes.
+  Status Spill(SpillDir* dir, size_t sort_budget);
+  bool spilled() const { return spill_dir_ != nullptr; }
+  // The first error of a temporary file.
+  Status status() const { return status_; }
 
   size_t MemoryUsage() const;
   // The file's bytes if it were finished now, at `load_factor`, with or
@@ -73,17 +91,26 @@ class InlineEntryBuffer {
   }
   // After Plan: passes the slots section (pages of the newest format
   // version, SlotPages) to `sink` in pieces and sets `*crc` (unmasked, of
-  // the whole section). Frees the entries.
+  // the whole section). Frees the entries. `order`: WriteOrder will be
+  // asked for.
   using Sink = std::function<Status(const Slice&)>;
-  Status WriteSlots(const Sink& sink, uint32_t* crc);
-  // After WriteSlots: appends the order array to `dst`.
-  Status AppendOrder(std::string* dst);
+  Status WriteSlots(const Sink& sink, bool order, uint32_t* crc);
+  // After WriteSlots(order = true): passes the order array to `sink`, in
+  // pieces.
+  Status WriteOrder(const Sink& sink);
 
  private:
   char* At(uint64_t i) const {
     return chunks_[i / per_chunk_].get() + (i % per_chunk_) * stride_;
   }
   void Restride(uint32_t key_width, uint32_t value_width);
+  // The entry of a hash-order record (SpillSorter), and its hash and
+  // ordinal.
+  static constexpr size_t kSortHead = 12;
+  void EncodeSorted(uint64_t hash, uint64_t ordinal, const Slice& key,
+                    const Slice& value, char* rec) const;
+  void DecodeSorted(const char* rec, uint64_t* hash, uint64_t* ordinal,
+                    Slice* key, Slice* value) const;
 
   static constexpr size_t kChunkBytes = 1 << 20;
   const uint32_t slot_limit_;
@@ -101,6 +128,15 @@ class InlineEntryBuffer {
   IndexGeometry geo_;
   bool key_ordered_ = false;
   KeyOrderModel model_;
+  // Spilled: the entries as they came ([u8 klen][key][u8 vlen][value]),
+  // the first and last keys, and the sorters.
+  SpillDir* spill_dir_ = nullptr;
+  size_t sort_budget_ = 0;
+  SpillBuffer arrivals_;
+  std::string first_key_, last_key_;
+  std::unique_ptr<SpillSorter> by_hash_;
+  std::unique_ptr<SpillSorter> order_;
+  Status status_;
 };
 
 }  // namespace robinhood

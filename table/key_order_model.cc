@@ -9,9 +9,17 @@ namespace robinhood {
 
 void KeyOrderModel::Fit(uint64_t n, const std::function<Slice(uint64_t)>& key,
                         uint64_t capacity) {
+  Fit(n, key(0), key(n - 1),
+      [&](const KeyVisit& visit) {
+        for (uint64_t i = 0; i < n; ++i) visit(key(i));
+      },
+      capacity);
+}
+
+void KeyOrderModel::Fit(uint64_t n, const Slice& first, const Slice& last,
+                        const std::function<void(const KeyVisit&)>& scan,
+                        uint64_t capacity) {
   capacity_ = capacity;
-  const Slice first = key(0);
-  const Slice last = key(n - 1);
   // Every key between two others shares their common prefix (bytewise).
   size_t plen = 0;
   const size_t most = std::min(first.size(), last.size());
@@ -28,9 +36,9 @@ void KeyOrderModel::Fit(uint64_t n, const std::function<Slice(uint64_t)>& key,
   buckets_ = static_cast<uint32_t>(
       std::max<uint64_t>(2, (range >> shift_) + 1));
   std::vector<uint64_t> below(buckets_ + 1, 0);
-  for (uint64_t i = 0; i < n; ++i) {
-    ++below[((NumberOf(key(i), plen) - base_) >> shift_) + 1];
-  }
+  scan([&](const Slice& key) {
+    ++below[((NumberOf(key, plen) - base_) >> shift_) + 1];
+  });
   for (uint32_t b = 1; b <= buckets_; ++b) below[b] += below[b - 1];
   // The last key's bucket holds numbers only up to the last key's, but its
   // homes are interpolated over its whole width: its keys would crowd into

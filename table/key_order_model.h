@@ -53,6 +53,12 @@ class KeyOrderModel {
   // the i-th, for `capacity` (1..kMaxOrderedCapacity) home slots.
   void Fit(uint64_t n, const std::function<Slice(uint64_t)>& key,
            uint64_t capacity);
+  // The same, for keys read once in order: `scan` hands each of the `n`
+  // keys, first to last, to the function it is given.
+  using KeyVisit = std::function<void(const Slice&)>;
+  void Fit(uint64_t n, const Slice& first, const Slice& last,
+           const std::function<void(const KeyVisit&)>& scan,
+           uint64_t capacity);
 
   // The home of `key`, in [0, capacity): monotone in bytewise key order,
   // for any key (those below the file's keys get 0, above it capacity - 1).

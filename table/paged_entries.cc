@@ -74,6 +74,14 @@ void PagedEntryBuffer::PageSample(bool whole) {
 void PagedEntryBuffer::ClosePage() {
   if (open_.empty()) return;
   index_.AddPage(prev_last_, page_first_);
+  if (spilled_ != nullptr) {
+    page_.clear();
+    open_.Finish(&page_);
+    Status s = spilled_->Append(page_);
+    if (!s.ok() && status_.ok()) status_ = s;
+    prev_last_ = last_key_;
+    return;
+  }
   const size_t chunk_bytes = kPagesPerChunk * open_.page_bytes();
   if (chunks_.empty() || chunks_.back().size() >= chunk_bytes) {
     chunks_.emplace_back();
@@ -107,17 +115,30 @@ void PagedEntryBuffer::Add(const Slice& key, const Slice& value) {
   if (sample_.size() >= kPageSizeSample) PageSample(false);
 }
 
-void PagedEntryBuffer::ForEach(const Visit& visit) const {
+Status PagedEntryBuffer::Spill(SpillDir* dir) {
+  if (spilled_ != nullptr) return status_;
+  spilled_.reset(new SpillFile(dir));
+  for (std::string& chunk : chunks_) {
+    Status s = spilled_->Append(chunk);
+    if (!s.ok() && status_.ok()) status_ = s;
+    std::string().swap(chunk);
+  }
+  chunks_.clear();
+  return status_;
+}
+
+Status PagedEntryBuffer::ForEach(const Visit& visit) {
+  if (!status_.ok()) return status_;
   if (sampling_) {
     ForEachEncoded(sample_, visit);
-    return;
+    return Status::OK();
   }
   // The open page is encoded only when it closes: finish a copy.
   EntryPageBuilder open = open_;
   std::string last;
   if (!open.empty()) open.Finish(&last);
   const uint32_t page_bytes = open_.page_bytes();
-  auto visit_pages = [&](const std::string& pages) {
+  auto visit_pages = [&](const Slice& pages) {
     for (size_t at = 0; at < pages.size(); at += page_bytes) {
       EntryPage page;
       if (!page.Parse(pages.data() + at, page_bytes)) return false;
@@ -128,10 +149,27 @@ void PagedEntryBuffer::ForEach(const Visit& visit) const {
     }
     return true;
   };
-  for (const std::string& chunk : chunks_) {
-    if (!visit_pages(chunk)) return;
+  if (spilled_ != nullptr) {
+    Status s = spilled_->Close();
+    SpillFile::Reader r(spilled_.get(), SpillFile::kBufferBytes);
+    while (s.ok() && !r.done()) {
+      s = r.Fill(page_bytes);
+      if (!s.ok()) return s;
+      if (r.available().size() < page_bytes) {
+        return Status::Corruption("RobinHoodTable: spilled page cut short");
+      }
+      const bool more = visit_pages(Slice(r.available().data(), page_bytes));
+      r.Skip(page_bytes);
+      if (!more) return s;
+    }
+    if (!s.ok()) return s;
+  } else {
+    for (const std::string& chunk : chunks_) {
+      if (!visit_pages(chunk)) return Status::OK();
+    }
   }
   visit_pages(last);
+  return Status::OK();
 }
 
 void PagedEntryBuffer::Close() {
@@ -144,7 +182,20 @@ Status PagedEntryBuffer::Write(const Sink& sink, uint32_t* crc,
                                std::string* index) {
   Close();
   *crc = 0;
-  Status s;
+  Status s = status_;
+  if (spilled_ != nullptr && s.ok()) {
+    s = spilled_->Close();
+    SpillFile::Reader r(spilled_.get(), SpillFile::kBufferBytes);
+    while (s.ok() && !r.done()) {
+      s = r.Fill(SpillFile::kBufferBytes);
+      if (!s.ok()) break;
+      const Slice piece = r.available();
+      *crc = Crc32cExtend(*crc, piece.data(), piece.size());
+      s = sink(piece);
+      r.Skip(piece.size());
+    }
+    spilled_.reset();
+  }
   for (std::string& chunk : chunks_) {
     if (s.ok()) {
       *crc = Crc32cExtend(*crc, chunk.data(), chunk.size());
@@ -162,6 +213,7 @@ size_t PagedEntryBuffer::MemoryUsage() const {
                  sample_.capacity() +
                  sample_sizes_.capacity() * sizeof(uint32_t);
   for (const std::string& chunk : chunks_) bytes += chunk.capacity();
+  if (spilled_ != nullptr) bytes += SpillFile::kBufferBytes + page_.capacity();
   return bytes;
 }
 

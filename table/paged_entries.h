@@ -13,7 +13,9 @@
 // pages; a lookup still reads one page.
 //
 // Memory: the pages, about the file's own bytes, the page index's
-// separators (page_index.h), and the sample until it is paged.
+// separators (page_index.h), and the sample until it is paged. A bounded
+// builder moves the pages to a temporary file (Spill) and they are read
+// back from there.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +29,7 @@
 #include "table/entry_page.h"
 #include "table/hash_index.h"
 #include "table/page_index.h"
+#include "table/spill_buffer.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
@@ -58,7 +61,11 @@ class PagedEntryBuffer {
 
   // Hands every entry to `fn` in order, until it returns false.
   using Visit = std::function<bool(const Slice& key, const Slice& value)>;
-  void ForEach(const Visit& visit) const;
+  Status ForEach(const Visit& visit);
+  // Finished pages, those held and those to come, go to a temporary file
+  // in `dir`.
+  Status Spill(SpillDir* dir);
+  bool spilled() const { return spilled_ != nullptr; }
   // Pages the sample if it waits and closes the open page: pages() and
   // page_bytes() are final. REQUIRES: size() > 0.
   void Close();
@@ -91,6 +98,9 @@ class PagedEntryBuffer {
   std::vector<uint32_t> sample_sizes_;
   EntryPageBuilder open_;
   std::vector<std::string> chunks_;  // finished pages
+  std::unique_ptr<SpillFile> spilled_;  // or here
+  std::string page_;  // the page being finished, when spilled
+  Status status_;
   PageIndexBuilder index_;
   std::string page_first_;  // first key of the open page
   std::string last_key_;    // the last key added

@@ -67,6 +67,18 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
     names += io.table_properties_collector_factories[i]->Name();
   }
   props_.property_collectors_names = names + "]";
+  if (options.build_memory_limit > 0) {
+    const std::string& path = file_ ? file_->file_name() : std::string();
+    const size_t slash = path.rfind('/');
+    std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+    if (base.empty()) base = "robinhood-build";
+    spill_dir_.reset(new SpillDir(tbo.ioptions.fs.get(),
+                                  options.build_spill_dir.empty()
+                                      ? SpillDir::DirOf(path)
+                                      : options.build_spill_dir,
+                                  base));
+    index_.SpillPast(spill_dir_.get(), options.build_memory_limit / 2);
+  }
   if (options.inline_slot_limit > 0) {
     inline_.reset(new InlineEntryBuffer(options.inline_slot_limit));
   } else if (paging_) {
@@ -236,19 +248,51 @@ void RobinHoodTableBuilder::AppendToLog(const ParsedInternalKey& ikey,
   }
 }
 
+size_t RobinHoodTableBuilder::MemoryUsage() const {
+  return index_.MemoryUsage() + (inline_ ? inline_->MemoryUsage() : 0) +
+         (paged_ ? paged_->MemoryUsage() : 0) + sparse_.MemoryUsage() +
+         log_.block_table().MemoryUsage() + range_dels_.capacity() +
+         probe_.capacity() + last_user_key_.capacity() +
+         (filter_ ? filter_->MemoryUsage() : 0);
+}
+
 void RobinHoodTableBuilder::TrackMemory() {
-  peak_memory_ = std::max(peak_memory_, index_.MemoryUsage() +
-                                            (inline_ ? inline_->MemoryUsage()
-                                                     : 0) +
-                                            (paged_ ? paged_->MemoryUsage()
-                                                    : 0) +
-                                            sparse_.MemoryUsage() +
-                                            log_.block_table().MemoryUsage() +
-                                            range_dels_.capacity() +
-                                            probe_.capacity() +
-                                            last_user_key_.capacity() +
-                                            (filter_ ? filter_->MemoryUsage()
-                                                     : 0));
+  const size_t held = MemoryUsage();
+  peak_memory_ = std::max(peak_memory_, held);
+  MaybeSpill(held);
+}
+
+void RobinHoodTableBuilder::MaybeSpill(size_t held) {
+  if (spill_dir_ == nullptr || held <= options_.build_memory_limit / 2) {
+    return;
+  }
+  Status s;
+  if (inline_ != nullptr && !inline_->spilled()) {
+    s = inline_->Spill(spill_dir_.get(), options_.build_memory_limit / 2);
+  }
+  if (s.ok() && paged_ != nullptr && !paged_->spilled()) {
+    s = paged_->Spill(spill_dir_.get());
+  }
+  if (s.ok()) s = sparse_.Spill(spill_dir_.get());
+  if (!s.ok() && ok()) status_ = s;
+}
+
+void RobinHoodTableBuilder::WriteStreamedSection(
+    const std::function<Status(const Sink&)>& produce, SectionHandle* handle) {
+  handle->offset = offset_;
+  uint32_t crc = 0;
+  uint64_t size = 0;
+  Status s = produce([&](const Slice& piece) {
+    crc = Crc32cExtend(crc, piece.data(), piece.size());
+    size += piece.size();
+    Append(piece);
+    return status_;
+  });
+  if (!s.ok() && ok()) status_ = s;
+  handle->size = size;
+  std::string trailer;
+  AppendTrailerFromCrc(crc, kNoCompression, &trailer);
+  Append(trailer);
 }
 
 void RobinHoodTableBuilder::WriteSection(const Slice& contents,
@@ -279,7 +323,14 @@ Status RobinHoodTableBuilder::Finish() {
     const double load = options_.inline_load_factor;
     const bool key_order =
         options_.inline_key_order && IsBytewise(ucmp_) && inline_->size() > 0;
-    if (inline_->size() > 0 &&
+    // Planning in memory takes 12 bytes an entry for the hash order and
+    // up to 5 for the order array, on top of the entries.
+    if (spill_dir_ != nullptr && !inline_->spilled() &&
+        MemoryUsage() + inline_->size() * 17 > options_.build_memory_limit / 2) {
+      Status s = inline_->Spill(spill_dir_.get(), options_.build_memory_limit / 2);
+      if (!s.ok() && ok()) status_ = s;
+    }
+    if (ok() && inline_->size() > 0 &&
         ((key_order && inline_->PlanKeyOrder(load, &geo)) ||
          inline_->Plan(load, hash_, options_.hash_seed, &geo))) {
       TrackMemory();
@@ -324,8 +375,9 @@ Status RobinHoodTableBuilder::Finish() {
     meta.max_displacement = geo.max_displacement;
     WriteSection(log_.block_table().Finish(), &meta.block_table);
   }
-  const std::string sparse = sparse_.Finish();
-  WriteSection(sparse, &meta.sparse_index);
+  WriteStreamedSection(
+      [this](const Sink& sink) { return sparse_.Finish(sink); },
+      &meta.sparse_index);
   std::string range_dels;
   PutVarint64(&range_dels, props_.num_range_deletions);
   range_dels.append(range_dels_);
@@ -378,7 +430,7 @@ uint64_t RobinHoodTableBuilder::EstimatedFileSize() const {
   const uint64_t keys = index_.num_keys();
   return offset_ + log_.open_block_bytes() +
          static_cast<uint64_t>(keys / options_.load_factor) * kSlotSize +
-         sparse_.MemoryUsage();
+         sparse_.SectionBytes();
 }
 
 std::string RobinHoodTableBuilder::GetFileChecksum() const {

@@ -19,7 +19,11 @@
 // distinct user key for the hash index (hash_index.h), the sparse index
 // (one key per sparse_index_interval entries), ~4 bytes per log block for
 // the block table, the range tombstones, and 8 bytes per distinct user key
-// for the filter, if there is one (filter_section.h).
+// for the filter, if there is one (filter_section.h). With
+// build_memory_limit, the index records, the waiting entries and the
+// sparse index move to temporary files once the builder holds half the
+// limit (spill_buffer.h, spill_sorter.h), and are sorted there in runs of
+// at most half of it.
 #pragma once
 
 #include <memory>
@@ -35,6 +39,7 @@
 #include "table/paged_entries.h"
 #include "table/robinhood_format.h"
 #include "table/sparse_index.h"
+#include "table/spill_buffer.h"
 #include "table/table_builder.h"
 #include "table/table_meta.h"
 
@@ -102,6 +107,16 @@ class RobinHoodTableBuilder : public TableBuilder {
   // Writes the pages and the page index of a paged file.
   void WritePaged(TableMeta* meta);
   void WriteSection(const Slice& contents, SectionHandle* handle);
+  // A section whose contents `produce` hands to the sink it is given, in
+  // pieces.
+  using Sink = std::function<Status(const Slice&)>;
+  void WriteStreamedSection(const std::function<Status(const Sink&)>& produce,
+                            SectionHandle* handle);
+  // With a memory bound, once the builder holds half of it: moves the
+  // waiting entries and the sparse index to temporary files.
+  void MaybeSpill(size_t held);
+  // The memory the builder holds now.
+  size_t MemoryUsage() const;
   void WriteIndex(IndexGeometry* geometry, SectionHandle* handle);
   void WriteProperties(const IndexGeometry& geometry, const TableMeta& meta,
                        SectionHandle* handle);
@@ -141,6 +156,8 @@ class RobinHoodTableBuilder : public TableBuilder {
   SparseIndexBuilder sparse_;
   std::string range_dels_;
   size_t peak_memory_ = 0;
+  // With build_memory_limit: where the temporary files go.
+  std::unique_ptr<SpillDir> spill_dir_;
 
   TableProperties props_;
 };

@@ -49,11 +49,15 @@ void RobinHoodTableBuilder::PageInline() {
   std::unique_ptr<InlineEntryBuffer> waiting = std::move(inline_);
   sparse_ = SparseIndexBuilder();  // it held inline samples
   paged_.reset(new PagedEntryBuffer(hash_, options_.hash_seed));
-  for (uint64_t i = 0; i < waiting->size(); ++i) {
-    Slice k, v;
-    waiting->Get(i, &k, &v);
-    paged_->Add(k, v);
+  if (waiting->spilled()) {
+    Status s = paged_->Spill(spill_dir_.get());
+    if (!s.ok() && ok()) status_ = s;
   }
+  Status s = waiting->ForEach([&](const Slice& k, const Slice& v) {
+    paged_->Add(k, v);
+    return true;
+  });
+  if (!s.ok() && ok()) status_ = s;
   TrackMemory();
 }
 
@@ -69,14 +73,10 @@ void RobinHoodTableBuilder::SpillToLog() {
     AppendToLog(ParsedInternalKey(k, 0, kTypeValue), ikey, v, true);
     return ok();
   };
-  if (waiting != nullptr) {
-    for (uint64_t i = 0; i < waiting->size() && ok(); ++i) {
-      Slice k, v;
-      waiting->Get(i, &k, &v);
-      to_log(k, v);
-    }
-  }
-  if (pages != nullptr) pages->ForEach(to_log);
+  Status s;
+  if (waiting != nullptr) s = waiting->ForEach(to_log);
+  if (s.ok() && pages != nullptr) s = pages->ForEach(to_log);
+  if (!s.ok() && ok()) status_ = s;
 }
 
 void RobinHoodTableBuilder::WriteIndex(IndexGeometry* geometry,
@@ -173,21 +173,23 @@ void RobinHoodTableBuilder::WriteInline(const IndexGeometry& geo,
         Append(piece);
         return status_;
       },
-      &crc);
+      order, &crc);
+  if (!s.ok() && ok()) status_ = s;
   std::string trailer;
   AppendTrailerFromCrc(crc, kNoCompression, &trailer);
   Append(trailer);
-  std::string order_array;
-  if (s.ok() && order) s = inline_->AppendOrder(&order_array);
-  if (!s.ok() && ok()) status_ = s;
-  dir.order = order_array;
-  std::string directory;
-  dir.EncodeTo(&directory);
-  peak_memory_ = std::max(peak_memory_,
-                          directory.capacity() + order_array.capacity());
   props_.data_size = offset_;
   props_.num_data_blocks = paging.Pages(geo.slots);
-  WriteSection(directory, &meta->block_table);
+  // The head, then the order array as it is made (InlineDirectory).
+  WriteStreamedSection(
+      [&](const Sink& sink) {
+        std::string head;
+        dir.EncodeTo(&head);
+        Status st = sink(head);
+        if (st.ok() && order) st = inline_->WriteOrder(sink);
+        return st;
+      },
+      &meta->block_table);
 }
 
 void RobinHoodTableBuilder::WritePaged(TableMeta* meta) {

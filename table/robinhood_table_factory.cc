@@ -72,6 +72,14 @@ std::unordered_map<std::string, OptionTypeInfo> robinhood_type_info = {
      {offsetof(struct RobinHoodTableOptions, filter_policy),
       OptionType::kString, OptionVerificationType::kNormal,
       OptionTypeFlags::kNone}},
+    {"build_memory_limit",
+     {offsetof(struct RobinHoodTableOptions, build_memory_limit),
+      OptionType::kUInt64T, OptionVerificationType::kNormal,
+      OptionTypeFlags::kNone}},
+    {"build_spill_dir",
+     {offsetof(struct RobinHoodTableOptions, build_spill_dir),
+      OptionType::kString, OptionVerificationType::kNormal,
+      OptionTypeFlags::kNone}},
     // As BlockBasedTable's: a capacity ("256M") or a cache's own options
     // string; not written to OPTIONS files, nor compared.
     {"block_cache",
@@ -133,6 +141,13 @@ Status RobinHoodTableFactory::Validate(const RobinHoodTableOptions& o) {
     return out_of_range("inline_load_factor", Shortest(O::kMinLoadFactor),
                         Shortest(O::kMaxInlineLoadFactor),
                         std::to_string(o.inline_load_factor));
+  }
+  if (o.build_memory_limit != 0 &&
+      o.build_memory_limit < O::kMinBuildMemoryLimit) {
+    return Status::InvalidArgument(
+        "RobinHoodTable option build_memory_limit must be 0 (no bound) or at "
+        "least " + std::to_string(O::kMinBuildMemoryLimit) + ", got " +
+        std::to_string(o.build_memory_limit));
   }
   std::shared_ptr<const FilterPolicy> filter;
   return ResolveFilterPolicy(o.filter_policy, &filter);
@@ -204,6 +219,9 @@ std::string RobinHoodTableFactory::GetPrintableOptions() const {
            options_.inline_key_order ? 1 : 0, options_.page_layout ? 1 : 0);
   std::string out = buf;
   out += "  filter_policy: " + options_.filter_policy + "\n";
+  out += "  build_memory_limit: " +
+         std::to_string(options_.build_memory_limit) + "\n";
+  out += "  build_spill_dir: " + options_.build_spill_dir + "\n";
   out += "  block_cache: ";
   out += options_.block_cache == nullptr
              ? std::string("none")

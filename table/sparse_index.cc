@@ -9,17 +9,32 @@ namespace robinhood {
 const char kSparseKeysOutOfOrder[] = "keys out of order";
 
 void SparseIndexBuilder::Add(const Slice& internal_key, uint64_t address) {
-  PutLengthPrefixedSlice(&records_, internal_key);
-  PutVarint64(&records_, address - last_address_);
+  scratch_.clear();
+  PutLengthPrefixedSlice(&scratch_, internal_key);
+  PutVarint64(&scratch_, address - last_address_);
   last_address_ = address;
   ++count_;
+  Status s = records_.Append(scratch_);
+  if (!s.ok() && status_.ok()) status_ = s;
 }
 
-std::string SparseIndexBuilder::Finish() const {
+std::string SparseIndexBuilder::Finish() {
   std::string out;
-  PutVarint64(&out, count_);
-  out.append(records_);
+  Finish([&out](const Slice& piece) {
+    out.append(piece.data(), piece.size());
+    return Status::OK();
+  }).PermitUncheckedError();
   return out;
+}
+
+Status SparseIndexBuilder::Finish(
+    const std::function<Status(const Slice&)>& sink) {
+  if (!status_.ok()) return status_;
+  std::string count;
+  PutVarint64(&count, count_);
+  Status s = sink(count);
+  if (s.ok()) s = records_.ForEachPiece(sink);
+  return s;
 }
 
 Status SparseIndex::Init(const Slice& contents, uint64_t log_logical_bytes,

@@ -12,12 +12,15 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "db/dbformat.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
+#include "table/spill_buffer.h"
+#include "util/coding.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
@@ -30,11 +33,21 @@ extern const char kSparseKeysOutOfOrder[];
 class SparseIndexBuilder {
  public:
   void Add(const Slice& internal_key, uint64_t address);
-  std::string Finish() const;
-  size_t MemoryUsage() const { return records_.capacity(); }
+  // The section's contents, held in memory.
+  std::string Finish();
+  // The same contents handed to `sink` in pieces, for records spilled.
+  Status Finish(const std::function<Status(const Slice&)>& sink);
+  // Records from now on, and those held, go to a temporary file in `dir`.
+  Status Spill(SpillDir* dir) { return records_.Spill(dir); }
+  size_t MemoryUsage() const { return records_.MemoryUsage(); }
+  uint64_t SectionBytes() const {
+    return VarintLength(count_) + records_.size();
+  }
 
  private:
-  std::string records_;
+  SpillBuffer records_;
+  std::string scratch_;  // the record being added
+  Status status_;
   uint64_t count_ = 0;
   uint64_t last_address_ = 0;
 };

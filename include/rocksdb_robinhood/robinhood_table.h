@@ -125,6 +125,23 @@ struct RobinHoodTableOptions {
   // OPTIONS files (as BlockBasedTable's). Empty: each lookup in a
   // compressed block decompresses it.
   std::shared_ptr<Cache> block_cache;
+
+  // The memory a builder may hold for one file, bytes. Past it, what a
+  // builder otherwise holds for the whole file (the hash index's records,
+  // 12 bytes a key; an inline or paged file's entries; the sparse index)
+  // goes to temporary files in build_spill_dir, sorted in runs where it
+  // must be, and comes back at Finish: the file is the same byte for byte,
+  // at the cost of writing and reading that data once or twice more. Not
+  // covered: a filter's keys (RocksDB's filter builders hold 8 bytes a
+  // key), range tombstones, the open log block and the block table (4
+  // bytes a log block). In option strings a size: build_memory_limit=1G.
+  // 0: no bound. Otherwise at least kMinBuildMemoryLimit.
+  uint64_t build_memory_limit = 0;
+  static constexpr uint64_t kMinBuildMemoryLimit = uint64_t{16} << 20;
+  // The directory for a bounded builder's temporary files
+  // (<file>.<n>.rhspill, removed as they are used up and when the builder
+  // goes). Empty: the directory of the file being built.
+  std::string build_spill_dir;
 };
 
 // The name under which the factory is registered and printed.
