@@ -132,6 +132,9 @@ class RobinHoodTableBuilder : public TableBuilder {
   Status status_;
   IOStatus io_status_;
   bool closed_ = false;
+  // With build_memory_limit: where the temporary files go. Before the
+  // members that spill, so that it outlives them.
+  std::unique_ptr<SpillDir> spill_dir_;
 
   uint64_t offset_ = 0;  // bytes written to the file
   // Log blocks, compressed with the column family's codec.
@@ -156,8 +159,6 @@ class RobinHoodTableBuilder : public TableBuilder {
   SparseIndexBuilder sparse_;
   std::string range_dels_;
   size_t peak_memory_ = 0;
-  // With build_memory_limit: where the temporary files go.
-  std::unique_ptr<SpillDir> spill_dir_;
 
   TableProperties props_;
 };

@@ -72,18 +72,30 @@ Status SpillSorter::SpillRun() {
   std::vector<uint32_t>().swap(order_);
   if (!s.ok()) return s;
   runs_.push_back(std::move(run));
-  // Too many runs to merge in one pass: merge the oldest into one now,
-  // while the records are still arriving, so that reading stays one pass.
-  while (runs_.size() > fan_in_) {
-    std::unique_ptr<SpillFile> merged(new SpillFile(dir_));
-    s = Merge(0, fan_in_, [&](const char* r) {
-      return merged->Append(Slice(r, record_bytes_));
-    });
-    if (s.ok()) s = merged->Close();
+  levels_.push_back(0);
+  // Runs merge in tiers, fan_in_ runs of one tier into one of the next,
+  // as they come: every record is rewritten about log_fan_in(runs) times,
+  // and reading at the end stays one pass over few runs.
+  while (runs_.size() >= fan_in_ &&
+         levels_[runs_.size() - fan_in_] == levels_.back()) {
+    s = MergeLast(fan_in_, levels_.back() + 1);
     if (!s.ok()) return s;
-    runs_.erase(runs_.begin(), runs_.begin() + fan_in_);
-    runs_.insert(runs_.begin(), std::move(merged));
   }
+  return s;
+}
+
+Status SpillSorter::MergeLast(size_t n, int level) {
+  const size_t first = runs_.size() - n;
+  std::unique_ptr<SpillFile> merged(new SpillFile(dir_));
+  Status s = Merge(first, runs_.size(), [&](const char* r) {
+    return merged->Append(Slice(r, record_bytes_));
+  });
+  if (s.ok()) s = merged->Close();
+  if (!s.ok()) return s;
+  runs_.resize(first);
+  levels_.resize(first);
+  runs_.push_back(std::move(merged));
+  levels_.push_back(level);
   return s;
 }
 
@@ -132,6 +144,10 @@ Status SpillSorter::ForEach(const std::function<Status(const char*)>& visit) {
     return Status::OK();
   }
   Status s = SpillRun();
+  // Few enough runs to read at once, a buffer each, within the budget.
+  while (s.ok() && runs_.size() > fan_in_) {
+    s = MergeLast(fan_in_, levels_.back() + 1);
+  }
   if (!s.ok()) return s;
   return Merge(0, runs_.size(), visit);
 }
@@ -148,6 +164,7 @@ void SpillSorter::Clear() {
   std::string().swap(held_);
   std::vector<uint32_t>().swap(order_);
   runs_.clear();
+  levels_.clear();
   count_ = 0;
 }
 

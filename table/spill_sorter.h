@@ -41,6 +41,8 @@ class SpillSorter {
   // Sorts the records held and writes them out as a run.
   Status SpillRun();
   void SortHeld();
+  // Merges the last `n` runs into one of tier `level`.
+  Status MergeLast(size_t n, int level);
   // Merges runs [first, last) in order, handing each record to `visit`.
   Status Merge(size_t first, size_t last,
                const std::function<Status(const char*)>& visit);
@@ -57,6 +59,7 @@ class SpillSorter {
   bool held_sorted_ = false;
   uint64_t count_ = 0;
   std::vector<std::unique_ptr<SpillFile>> runs_;
+  std::vector<int> levels_;  // each run's merge tier
 };
 
 }  // namespace robinhood

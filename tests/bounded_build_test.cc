@@ -1,0 +1,243 @@
+// A builder with build_memory_limit: for each layout, a file whose
+// entries outgrow half the limit (so that they spill) is the same, section
+// by section, as the file built without a bound; the bounded builder's
+// peak stays under the limit where the unbounded one's does not; its
+// temporary files are gone after Finish and after Abandon; a spill
+// directory that cannot be written fails the build with an error.
+#include <algorithm>
+#include <functional>
+#include <random>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "rocksdb/sst_file_reader.h"
+#include "tests/table_harness.h"
+#include "util/coding.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+namespace {
+
+using harness::Entries;
+using harness::IKey;
+using harness::TableFile;
+
+constexpr uint64_t kLimit = RobinHoodTableOptions::kMinBuildMemoryLimit;
+
+std::string BigEndian(uint64_t x) {
+  std::string s(8, '\0');
+  for (int b = 0; b < 8; ++b) s[b] = static_cast<char>(x >> (56 - 8 * b));
+  return s;
+}
+
+// `n` compacted puts, keys sorted: consecutive numbers (key order fits
+// them) or random ones, values of `value_bytes`.
+Entries Puts(int n, bool random_keys, size_t value_bytes, uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint64_t> keys(n);
+  for (int i = 0; i < n; ++i) keys[i] = random_keys ? rng() : uint64_t(i) * 7;
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  Entries e;
+  for (uint64_t k : keys) {
+    std::string v(value_bytes, '\0');
+    for (auto& c : v) c = static_cast<char>('a' + rng() % 26);
+    e.emplace_back(IKey(BigEndian(k), 0, kTypeValue), v);
+  }
+  return e;
+}
+
+// A hash that gives about 16 keys each hash: equal hashes must sort by
+// address in every run alike.
+uint64_t FewHashes(const Slice& key, uint64_t seed) {
+  return KeyHash(key, seed) & 0xffff000000000000ull;
+}
+
+// A hash that gives about a thousand keys each hash: no inline plan
+// places them within a slot's displacement.
+uint64_t CrowdedHashes(const Slice& key, uint64_t seed) {
+  return KeyHash(key, seed) & 0xffc0000000000000ull;
+}
+
+struct Case {
+  const char* name;
+  Entries entries;
+  RobinHoodTableOptions opts;
+  CompressionType compression;
+  HashFunction hash;
+  const char* layout;
+};
+
+class BoundedBuildTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    spill_dir_ = test_util::TempPath("bounded", "spill");
+    ASSERT_OK(Env::Default()->CreateDirIfMissing(spill_dir_));
+  }
+  void TearDown() override {
+    for (const std::string& f : SpillFiles()) {
+      Env::Default()->DeleteFile(spill_dir_ + "/" + f);
+    }
+    Env::Default()->DeleteDir(spill_dir_);
+  }
+  std::vector<std::string> SpillFiles() {
+    std::vector<std::string> all, out;
+    EXPECT_OK(Env::Default()->GetChildren(spill_dir_, &all));
+    for (const std::string& f : all) {
+      if (f != "." && f != "..") out.push_back(f);
+    }
+    return out;
+  }
+  RobinHoodTableOptions Bounded(RobinHoodTableOptions o) {
+    o.build_memory_limit = kLimit;
+    o.build_spill_dir = spill_dir_;
+    return o;
+  }
+
+  void Check(const Case& c) {
+    SCOPED_TRACE(c.name);
+    TableFile plain(std::string(c.name) + "-plain");
+    TableFile bounded(std::string(c.name) + "-bounded");
+    size_t plain_peak = 0, bounded_peak = 0;
+    ASSERT_OK(plain.Build(c.entries, c.opts, c.compression, c.hash, &plain_peak));
+    ASSERT_OK(bounded.Build(c.entries, Bounded(c.opts), c.compression, c.hash,
+                            &bounded_peak));
+    EXPECT_TRUE(SpillFiles().empty());
+    EXPECT_GT(plain_peak, kLimit) << "the case must need more than the limit";
+    EXPECT_LE(bounded_peak, kLimit);
+
+    std::unique_ptr<TableReader> a, b;
+    ASSERT_OK(plain.Open(false, &a, ~uint64_t{0}, c.hash));
+    ASSERT_OK(bounded.Open(false, &b, ~uint64_t{0}, c.hash));
+    const TableMeta& ma = harness::ViewOf(a.get()).meta();
+    const TableMeta& mb = harness::ViewOf(b.get()).meta();
+    // Everything before the properties (which record the builder's peak)
+    // is the same byte for byte.
+    ASSERT_EQ(ma.properties.offset, mb.properties.offset);
+    const std::string pa = plain.Bytes(), pb = bounded.Bytes();
+    EXPECT_TRUE(pa.compare(0, ma.properties.offset, pb, 0,
+                           mb.properties.offset) == 0);
+    auto props = b->GetTableProperties();
+    EXPECT_EQ(props->user_collected_properties.at(
+                  RobinHoodTablePropertyNames::kLayout),
+              c.layout);
+    EXPECT_EQ(props->num_entries, c.entries.size());
+
+    if (c.hash != &KeyHash) return;  // the public reader hashes as the format
+    Options options;
+    options.table_factory.reset(NewRobinHoodTableFactory());
+    SstFileReader reader(options);
+    ASSERT_OK(reader.Open(bounded.path()));
+    ASSERT_OK(reader.VerifyChecksum());
+    std::unique_ptr<Iterator> it(reader.NewIterator(ReadOptions()));
+    size_t i = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next(), ++i) {
+      ASSERT_LT(i, c.entries.size());
+      ParsedInternalKey ik;
+      ASSERT_OK(ParseInternalKey(c.entries[i].first, &ik, false));
+      ASSERT_EQ(it->key(), ik.user_key);
+      ASSERT_EQ(it->value(), c.entries[i].second);
+    }
+    ASSERT_OK(it->status());
+    EXPECT_EQ(i, c.entries.size());
+  }
+
+  std::string spill_dir_;
+};
+
+TEST_F(BoundedBuildTest, InlineInKeyOrder) {
+  Check({"inline-key", Puts(1200000, false, 8, 1), {}, kNoCompression,
+         &KeyHash, "inline"});
+}
+
+TEST_F(BoundedBuildTest, InlineInHashOrderWithOrderArray) {
+  RobinHoodTableOptions o;
+  o.inline_key_order = false;
+  Check({"inline-hash", Puts(800000, true, 8, 2), o, kNoCompression, &KeyHash,
+         "inline"});
+}
+
+TEST_F(BoundedBuildTest, Paged) {
+  Check({"paged", Puts(150000, true, 120, 3), {}, kNoCompression, &KeyHash,
+         "paged"});
+}
+
+TEST_F(BoundedBuildTest, LogWithSparseIndex) {
+  RobinHoodTableOptions o;
+  o.inline_slot_limit = 0;
+  o.page_layout = false;
+  o.sparse_index_interval = 1;  // the sparse index grows as fast as the log
+  Check({"log", Puts(900000, true, 16, 4), o, kNoCompression, &KeyHash,
+         "log"});
+}
+
+TEST_F(BoundedBuildTest, CompressedLog) {
+  RobinHoodTableOptions o;
+  o.inline_slot_limit = 0;
+  o.page_layout = false;
+  Check({"log-lz4", Puts(1200000, true, 16, 5), o, test_util::BestCodec(),
+         &KeyHash, "log"});
+}
+
+TEST_F(BoundedBuildTest, CollidingHashesInTheLog) {
+  RobinHoodTableOptions o;
+  o.inline_slot_limit = 0;
+  o.page_layout = false;
+  Check({"log-collide", Puts(1300000, true, 8, 6), o, kNoCompression,
+         &FewHashes, "log"});
+}
+
+TEST_F(BoundedBuildTest, SpilledInlineEntriesFallBackToTheLog) {
+  // Hashes so crowded that no entry fits its displacement: the inline plan
+  // fails on spilled entries, which then go to the log from the file.
+  RobinHoodTableOptions o;
+  o.inline_key_order = false;
+  o.page_layout = false;
+  Check({"inline-to-log", Puts(1000000, true, 8, 7), o, kNoCompression,
+         &CrowdedHashes, "log"});
+}
+
+// Adds `entries` to a builder of `o` writing `f`, then Finish or Abandon.
+Status BuildAndEnd(TableFile* f, const RobinHoodTableOptions& o,
+                   const Entries& entries, bool finish,
+                   const std::function<void()>& before_end) {
+  std::unique_ptr<FSWritableFile> out;
+  Status s = f->ioptions().fs->NewWritableFile(f->path(), FileOptions(), &out,
+                                               nullptr);
+  if (!s.ok()) return s;
+  WritableFileWriter writer(std::move(out), f->path(), FileOptions());
+  Options opts;
+  const ImmutableOptions io(opts);
+  const MutableCFOptions mo(opts);
+  compat::OwnedBuilderOptions owned(io, mo, f->icmp(), kNoCompression);
+  RobinHoodTableBuilder b(o, owned.tbo, &writer);
+  for (const auto& e : entries) b.Add(e.first, e.second);
+  before_end();
+  if (!finish) {
+    b.Abandon();
+    return b.status();
+  }
+  return b.Finish();
+}
+
+TEST_F(BoundedBuildTest, AbandonLeavesNoFile) {
+  TableFile f("abandon");
+  RobinHoodTableOptions o = Bounded({});
+  o.inline_slot_limit = 0;
+  o.page_layout = false;
+  ASSERT_OK(BuildAndEnd(&f, o, Puts(1000000, true, 8, 8), false,
+                        [&] { EXPECT_FALSE(SpillFiles().empty()); }));
+  EXPECT_TRUE(SpillFiles().empty());
+}
+
+TEST_F(BoundedBuildTest, UnwritableSpillDirectoryFailsTheBuild) {
+  TableFile f("nodir");
+  RobinHoodTableOptions o = Bounded({});
+  o.build_spill_dir = spill_dir_ + "/missing";
+  Status s = BuildAndEnd(&f, o, Puts(1200000, false, 8, 9), true, [] {});
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+}
+
+}  // namespace
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE
