@@ -15,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
 #include "rocksdb/sst_file_reader.h"
+#include "rocksdb/utilities/options_util.h"
 #include "rocksdb_robinhood/robinhood_table.h"
 #include "tests/test_util.h"
 #include "tools/load/input_reader.h"
@@ -585,6 +586,54 @@ TEST_F(LoadDirTest, RefusesBadOptionsByName) {
   EXPECT_NE(std::string::npos, s.ToString().find("already holds part-000001.sst"))
       << s.ToString();
   EXPECT_EQ(std::vector<std::string>{"part-000001.sst"}, List(o.output_dir));
+}
+
+// A file that outgrows its builder's share of --memory_limit is not cut:
+// the builder spills to the temporary directory and stays within the
+// share, and the DB the files go to keeps no bound in its options.
+TEST_F(LoadDirTest, BuilderSpillsInsteadOfCuttingTheFile) {
+  Pairs in;
+  for (int i = 0; i < 1200000; i++) {
+    char key[16];
+    snprintf(key, sizeof(key), "k%09d", i);
+    in.emplace_back(key, std::string(16, char('a' + i % 26)));
+  }
+  LoadOptions o = MakeOptions(Encode(InputFormat::kBinary, in), InputFormat::kBinary);
+  o.memory_limit = uint64_t(64) << 20;  // a builder's share: 32 MiB
+  o.threads = 1;
+  o.target_file_size = uint64_t(1) << 30;
+  o.tmp_dir = dir_ + "/tmp";
+  o.db = dir_ + "/db";
+  LoadSummary sum;
+  ASSERT_OK(Load(o, &sum));
+  ASSERT_EQ(1u, sum.files.size());
+  EXPECT_FALSE(sum.files_cut_by_memory);
+  EXPECT_EQ(std::vector<std::string>{}, List(o.tmp_dir));
+  std::unique_ptr<DB> db;
+  Options options;
+  options.table_factory.reset(NewRobinHoodTableFactory());
+  ASSERT_OK(test_util::OpenDB(options, o.db, &db));
+  TablePropertiesCollection props;
+  ASSERT_OK(db->GetPropertiesOfAllTables(&props));
+  ASSERT_EQ(1u, props.size());
+  const auto& user = props.begin()->second->user_collected_properties;
+  // Unbounded, this file's builder holds its ~41 MB of inline entries.
+  EXPECT_LE(std::stoull(user.at(RobinHoodTablePropertyNames::kBuilderPeakBytes)),
+            uint64_t(32) << 20);
+  EXPECT_EQ(in.size(), std::stoull(user.at(RobinHoodTablePropertyNames::kDistinctKeys)));
+  std::string v;
+  ASSERT_OK(db->Get(ReadOptions(), "k000777777", &v));
+  EXPECT_EQ(std::string(16, char('a' + 777777 % 26)), v);
+  db.reset();
+  // The DB's own options never saw the builders' bound.
+  DBOptions db_options;
+  std::vector<ColumnFamilyDescriptor> cfs;
+  ConfigOptions config;
+  ASSERT_OK(LoadLatestOptions(config, o.db, &db_options, &cfs));
+  const auto* rh = cfs[0].options.table_factory->GetOptions<RobinHoodTableOptions>();
+  ASSERT_NE(nullptr, rh);
+  EXPECT_EQ(0u, rh->build_memory_limit);
+  EXPECT_EQ("", rh->build_spill_dir);
 }
 
 // A DB in another table format rebuilt as RobinHoodTable files.

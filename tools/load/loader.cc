@@ -292,6 +292,27 @@ class Loader {
     return o_.threads > 1 ? Status::OK() : spill_status_;
   }
 
+  // The options the files are written with. A RobinHoodTable builder
+  // holds its share of --memory_limit itself, spilling to the temporary
+  // directory past it (build_memory_limit), so files are cut only at
+  // --target_file_size; where the share is below the option's minimum, or
+  // --options set a bound already, or for BlockBasedTable, files are cut
+  // where the builder's estimate reaches the share. The DB never sees
+  // these options: its own flushes and compactions keep --options'.
+  Options WriterOptions(FilePlan* plan) const {
+    Options w(DBOptions(), cf_options_);
+    const auto* rh = cf_options_.table_factory->GetOptions<RobinHoodTableOptions>();
+    if (rh != nullptr && rh->build_memory_limit == 0 && !tmp_dir_.empty() &&
+        plan->builder_budget >= RobinHoodTableOptions::kMinBuildMemoryLimit) {
+      RobinHoodTableOptions bounded = *rh;
+      bounded.build_memory_limit = plan->builder_budget;
+      bounded.build_spill_dir = tmp_dir_;
+      w.table_factory.reset(NewRobinHoodTableFactory(bounded));
+      plan->builder_budget = UINT64_MAX;
+    }
+    return w;
+  }
+
   // Cuts the key space at the sample's quantiles, one range a thread, and
   // builds each range's files.
   Status Build() {
@@ -305,6 +326,7 @@ class Loader {
     FilePlan plan;
     plan.target_bytes = o_.target_file_size;
     plan.builder_budget = o_.memory_limit / 2 / ranges;
+    const Options write_options = WriterOptions(&plan);
     const size_t sources = runs_.size() + (resident_ ? 1 : 0);
     const size_t read_buffer = std::clamp<uint64_t>(
         o_.memory_limit / 8 / std::max<size_t>(1, ranges * sources), 64 << 10, 4 << 20);
@@ -319,7 +341,7 @@ class Loader {
       const std::string prefix = o_.output_dir + "/.rh_load." + std::to_string(getpid()) +
                                  "." + std::to_string(r) + ".";
       status[r] = BuildRange(&merger, r == 0 ? Slice() : Slice(bounds[r - 1]),
-                             Options(DBOptions(), cf_options_), plan,
+                             write_options, plan,
                              [&](size_t i) { return prefix + std::to_string(i) + ".sst.tmp"; },
                              &progress_, &range_files_[r]);
     };
