@@ -23,6 +23,11 @@ DEFINE_int64(num, 1000000, "Number of key/values to place in each database");
 DEFINE_int64(reads, -1,
              "Read operations per thread per read phase (-1: --num, at most "
              "500000, so the default run stays short)");
+DEFINE_int64(read_key_range, 0,
+             "Read phases look up only the first N keys (0: all --num). A "
+             "small N keeps every structure a lookup touches in the CPU's "
+             "caches: what is left is RocksDB's own Get path, the floor "
+             "under any table format's lookups");
 DEFINE_int32(key_size, 0,
              "Fixed key size in bytes (>= 8); 0: the workload's own");
 DEFINE_int32(value_size, -1, "Value size in bytes; -1: the workload's own");

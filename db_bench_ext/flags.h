@@ -8,6 +8,7 @@ DECLARE_string(benchmarks);
 DECLARE_string(formats);
 DECLARE_string(workload);
 DECLARE_int64(num);
+DECLARE_int64(read_key_range);
 DECLARE_int64(reads);
 DECLARE_int32(key_size);
 DECLARE_int32(value_size);

@@ -179,6 +179,10 @@ int main(int argc, char** argv) {
          "batch_size: %d, seek_nexts: %d\n",
          (unsigned long)num, (unsigned long)reads, FLAGS_threads, reps,
          FLAGS_batch_size, FLAGS_seek_nexts);
+  if (FLAGS_read_key_range > 0) {
+    printf("Read phases look up only the first %lld keys (--read_key_range)\n",
+           (long long)FLAGS_read_key_range);
+  }
   fflush(stdout);
 
   Report report;
@@ -201,7 +205,8 @@ int main(int argc, char** argv) {
       s.format = formats[i];
       s.setup = MakeOptions(s.format, w, num, mmap_read);
       s.ctx = PhaseContext{&keys, &s.format, &s.setup,
-                           w.name + "/" + s.format.name};
+                           w.name + "/" + s.format.name,
+                           uint64_t(std::max<int64_t>(0, FLAGS_read_key_range))};
       s.dir = FLAGS_db + "/" + w.name + "-" + s.format.name;
       info.format_desc[w.name].push_back(s.format.name + ": " +
                                          s.setup.summary);

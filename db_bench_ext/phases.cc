@@ -281,7 +281,7 @@ void ReadThread(const PhaseContext& ctx, DB* db, const std::string& phase,
                 uint64_t reads, int batch_size, int seek_nexts, uint64_t seed,
                 Progress* progress, ThreadOut* out) {
   const KeySpace& ks = *ctx.keys;
-  KeyChooser chooser(ks.num(), seed);
+  KeyChooser chooser(ks.num(), seed, ctx.read_key_range);
   ReadOptions ro;
   auto* cf = db->DefaultColumnFamily();
   double start = NowSeconds();

@@ -16,6 +16,7 @@ struct PhaseContext {
   const FormatSpec* format;
   const FormatSetup* setup;
   std::string label;  // "workload/format", for progress lines
+  uint64_t read_key_range = 0;  // read phases: the first N keys only (0: all)
 };
 
 // Opens the database in `dir`; with `fresh`, destroys what was there first.

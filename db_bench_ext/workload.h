@@ -70,12 +70,16 @@ class KeySpace {
 // Random choice of present or absent keys for the read phases.
 class KeyChooser {
  public:
-  KeyChooser(uint64_t num, uint64_t seed) : num_(num), rng_(seed) {}
-  uint64_t PresentHash() { return KeySpace::HashOf(rng_() % num_); }
+  // `range`: present keys come from the first `range` (0: all `num`).
+  KeyChooser(uint64_t num, uint64_t seed, uint64_t range = 0)
+      : num_(num), range_(range == 0 || range > num ? num : range),
+        rng_(seed) {}
+  uint64_t PresentHash() { return KeySpace::HashOf(rng_() % range_); }
   uint64_t AbsentHash() { return KeySpace::HashOf(num_ + rng_() % num_); }
 
  private:
   uint64_t num_;
+  uint64_t range_;
   std::mt19937_64 rng_;
 };
 

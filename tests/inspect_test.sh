@@ -434,6 +434,19 @@ for json_flag in "" --json; do
   cmp -s "$OUT" "$WORK/dir1.out" || fail "verify --threads=3 $json_flag reports otherwise than --threads=1"
   cmp -s "$ERR" "$WORK/dir1.err" || fail "verify --threads=3 $json_flag errs otherwise than --threads=1"
 done
+# A lone file large enough is scanned in key ranges side by side, with the
+# verdict one scan gives.
+for big in big_log big_inline; do
+  run 0 verify "$WORK/$big.sst" --threads=1
+  cp "$OUT" "$WORK/$big.1.out"
+  run 0 verify "$WORK/$big.sst" --threads=3
+  cmp -s "$OUT" "$WORK/$big.1.out" || fail "verify $big --threads=3 reports otherwise than --threads=1"
+  has "^OK: $WORK/$big.sst: 300000 entries, 300000 distinct keys"
+  run 0 verify "$WORK/$big.sst" --threads=3 --json
+  json "d['ok'] and d['entries'] == 300000 and d['distinct_keys'] == 300000 and d['key_ranges'] == 3"
+  run 0 verify "$WORK/$big.sst" --threads=1 --json
+  json "d['key_ranges'] == 1"
+done
 run 64 verify "$WORK/dir" --threads=0
 err_has "--threads needs a count from 1 to 1024"
 run 2 verify "$WORK/fuzz" --json

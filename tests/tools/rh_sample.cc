@@ -36,6 +36,11 @@
 //   keyorder.sst    SstFileWriter puts of 200 keys "ko" + 4 bytes spread
 //                   evenly (key i: big-endian i * 21474836 + 7), each ->
 //                   "v<i>": an inline file with its slots in key order
+//   big_log.sst     SstFileWriter puts of 300,000 keys big0000000 ..
+//                   big0299999, each -> "value-<i>", in the log layout
+//                   (inline_slot_limit=0, page_layout=false): enough
+//                   entries for verify to cut the scan into key ranges
+//   big_inline.sst  the same entries in the inline layout
 //   blockbased.sst  one put (key "a") in RocksDB's default BlockBasedTable
 //                   format: an SST file that is not a RobinHoodTable file
 #include <algorithm>
@@ -135,6 +140,26 @@ Status WriteKeyOrder(const std::string& path) {
     std::string key = "ko";
     for (int b = 3; b >= 0; --b) key.push_back(static_cast<char>(x >> (8 * b)));
     s = writer.Put(key, "v" + std::to_string(i));
+  }
+  if (s.ok()) s = writer.Finish();
+  return s;
+}
+
+Status WriteBig(const std::string& path, bool log) {
+  RobinHoodTableOptions rh;
+  if (log) {
+    rh.inline_slot_limit = 0;
+    rh.page_layout = false;
+  }
+  Options options;
+  options.table_factory.reset(NewRobinHoodTableFactory(rh));
+  options.compression = kNoCompression;
+  SstFileWriter writer(EnvOptions(), options);
+  Status s = writer.Open(path);
+  char key[16];
+  for (int i = 0; s.ok() && i < 300000; ++i) {
+    snprintf(key, sizeof(key), "big%07d", i);
+    s = writer.Put(key, "value-" + std::to_string(i));
   }
   if (s.ok()) s = writer.Finish();
   return s;
@@ -269,6 +294,12 @@ int main(int argc, char** argv) {
   s = WriteKeyOrder(dir + "/keyorder.sst");
   if (!s.ok()) return Fail(dir + "/keyorder.sst", s);
   printf("wrote %s/keyorder.sst\n", dir.c_str());
+  for (bool log : {true, false}) {
+    const std::string big = dir + (log ? "/big_log.sst" : "/big_inline.sst");
+    s = WriteBig(big, log);
+    if (!s.ok()) return Fail(big, s);
+    printf("wrote %s\n", big.c_str());
+  }
 
   s = WriteVersions(dir, dir + "/versions.sst");
   if (!s.ok()) return Fail(dir + "/versions.sst", s);

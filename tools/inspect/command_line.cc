@@ -12,8 +12,9 @@ const char kUsage[] =
     "  scan   FILE [FROM [TO]]  entries with FROM <= user key < TO [--limit "
     "N]\n"
     "  verify FILE|DIR          all checksums, a full scan, the hash index\n"
-    "                           (DIR: every *.sst file in it, --threads N\n"
-    "                           files at once; default one a core)\n"
+    "                           (DIR: every *.sst file in it; --threads N\n"
+    "                           files at once, or a lone file's scan in N\n"
+    "                           key ranges; default one a core)\n"
     "  --json  JSON output; --hex  KEY/FROM/TO in hex, bytes printed in hex\n"
     "exit status: 0 ok, 1 key not found (get), 2 not a RobinHoodTable file\n"
     "             or damaged, 64 usage error\n";

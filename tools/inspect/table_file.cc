@@ -170,6 +170,61 @@ std::unique_ptr<InternalIterator> TableFile::NewIterator() const {
       ro, nullptr, nullptr, false, TableReaderCaller::kSSTDumpTool));
 }
 
+std::vector<std::string> TableFile::SplitKeys(size_t parts) const {
+  std::vector<std::string> out;
+  constexpr uint64_t kMinEntriesAPart = 1 << 16;
+  if (parts < 2 || meta().num_entries < parts * kMinEntriesAPart ||
+      user_comparator() != BytewiseComparator()) {
+    return out;
+  }
+  std::unique_ptr<InternalIterator> it = NewIterator();
+  it->SeekToFirst();
+  if (!it->Valid()) return out;
+  const std::string first = ExtractUserKey(it->key()).ToString();
+  it->SeekToLast();
+  if (!it->Valid()) return out;
+  const std::string last = ExtractUserKey(it->key()).ToString();
+  size_t p = 0;
+  while (p < first.size() && p < last.size() && first[p] == last[p]) ++p;
+  auto number = [p](const std::string& k) {
+    uint64_t x = 0;
+    for (size_t b = 0; b < 8; ++b) {
+      x = (x << 8) | (p + b < k.size() ? static_cast<uint8_t>(k[p + b]) : 0);
+    }
+    return x;
+  };
+  auto key_of = [&](uint64_t x) {
+    std::string k = first.substr(0, p);
+    for (int b = 0; b < 8; ++b) k.push_back(static_cast<char>(x >> (56 - 8 * b)));
+    return k;
+  };
+  const robinhood::Layout& layout = reader_->view().layout();
+  auto offset = [&](const std::string& user_key) {
+    const InternalKey ik(user_key, kMaxSequenceNumber, kValueTypeForSeek);
+    return layout.OffsetOf(ik.Encode());
+  };
+  const uint64_t lo = offset(first), hi = offset(last);
+  if (hi <= lo) return out;
+  for (size_t i = 1; i < parts; ++i) {
+    const uint64_t target = lo + static_cast<uint64_t>(
+                                     static_cast<double>(hi - lo) * i / parts);
+    uint64_t a = number(first), b = number(last);
+    while (a < b) {
+      const uint64_t mid = a + (b - a) / 2;
+      if (offset(key_of(mid)) < target) {
+        a = mid + 1;
+      } else {
+        b = mid;
+      }
+    }
+    std::string k = key_of(a);
+    if (k > first && k <= last && (out.empty() || k > out.back())) {
+      out.push_back(std::move(k));
+    }
+  }
+  return out;
+}
+
 std::vector<RangeDel> TableFile::RangeDels() const {
   std::vector<RangeDel> out;
   std::unique_ptr<FragmentedRangeTombstoneIterator> it(

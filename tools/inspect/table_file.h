@@ -100,6 +100,11 @@ class TableFile {
   std::vector<Section> Sections() const;
   // Every entry in internal-key order, each block's checksum verified.
   std::unique_ptr<InternalIterator> NewIterator() const;
+  // Up to `parts` - 1 user keys, increasing, that cut the entries into
+  // parts of about equal bytes (ApproximateOffsetOf, bisected over the
+  // 8 bytes past the first and last keys' common prefix); none for a
+  // small file or a comparator other than bytewise.
+  std::vector<std::string> SplitKeys(size_t parts) const;
   // The range tombstones as the reader serves them (fragmented).
   std::vector<RangeDel> RangeDels() const;
   Status FindNewest(const Slice& user_key, Newest* newest) const;
