@@ -34,6 +34,7 @@ Status SparseIndexBuilder::Finish(
   PutVarint64(&count, count_);
   Status s = sink(count);
   if (s.ok()) s = records_.ForEachPiece(sink);
+  records_.Clear();  // its temporary file, once read
   return s;
 }
 

@@ -36,6 +36,7 @@ class SparseIndexBuilder {
   // The section's contents, held in memory.
   std::string Finish();
   // The same contents handed to `sink` in pieces, for records spilled.
+  // Either Finish once: the records are let go.
   Status Finish(const std::function<Status(const Slice&)>& sink);
   // Records from now on, and those held, go to a temporary file in `dir`.
   Status Spill(SpillDir* dir) { return records_.Spill(dir); }

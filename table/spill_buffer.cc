@@ -1,10 +1,20 @@
 #include "table/spill_buffer.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
+
+SpillDir::SpillDir(FileSystem* fs, std::string dir, std::string prefix)
+    : fs_(fs), dir_(std::move(dir)) {
+  static std::atomic<uint64_t> builders{0};
+  prefix_ = std::move(prefix) + "." + std::to_string(getpid()) + "-" +
+            std::to_string(builders.fetch_add(1));
+}
 
 IOStatus SpillDir::Create(std::string* name,
                           std::unique_ptr<FSWritableFile>* file) {

@@ -5,7 +5,7 @@
 // builder does, and the file built is the same byte for byte with or
 // without them.
 //
-// A temporary file is `<dir>/<prefix>.<n>.rhspill`, written and read
+// A temporary file is `<dir>/<file>.<pid>-<k>.<n>.rhspill`, written and read
 // through the column family's FileSystem, removed as soon as it is read
 // for the last time, and at the latest when its owner is destroyed.
 #pragma once
@@ -25,10 +25,10 @@ namespace robinhood {
 // Where a builder's temporary files go, and their names.
 class SpillDir {
  public:
-  // `dir`: the directory; `prefix`: a name no other builder there uses
-  // (the output file's).
-  SpillDir(FileSystem* fs, std::string dir, std::string prefix)
-      : fs_(fs), dir_(std::move(dir)), prefix_(std::move(prefix)) {}
+  // `dir`: the directory; `prefix`: the output file's name. Names also
+  // carry the process and a number of its own, so that builders of files
+  // of one name in other directories may share `dir`.
+  SpillDir(FileSystem* fs, std::string dir, std::string prefix);
 
   FileSystem* fs() const { return fs_; }
   // A new file, open for writing; `*name` is its path.
@@ -46,7 +46,7 @@ class SpillDir {
  private:
   FileSystem* const fs_;
   const std::string dir_;
-  const std::string prefix_;
+  std::string prefix_;
   uint64_t next_ = 0;
   uint64_t bytes_written_ = 0;
 };

@@ -220,6 +220,60 @@ Status BuildAndEnd(TableFile* f, const RobinHoodTableOptions& o,
   return b.Finish();
 }
 
+// Two files of one name in two directories, built at once with one spill
+// directory: their temporary files must not collide.
+TEST_F(BoundedBuildTest, BuildersOfOneNameShareASpillDirectory) {
+  const std::string d1 = test_util::TempPath("bounded", "one");
+  const std::string d2 = test_util::TempPath("bounded", "two");
+  ASSERT_OK(Env::Default()->CreateDirIfMissing(d1));
+  ASSERT_OK(Env::Default()->CreateDirIfMissing(d2));
+  const Entries a = Puts(1200000, false, 8, 10), b = Puts(1200000, true, 8, 11);
+  Options opts;
+  const ImmutableOptions io(opts);
+  const MutableCFOptions mo(opts);
+  const InternalKeyComparator icmp(BytewiseComparator());
+  compat::OwnedBuilderOptions owned(io, mo, icmp, kNoCompression);
+  struct Out {
+    std::string path;
+    std::unique_ptr<WritableFileWriter> writer;
+    std::unique_ptr<RobinHoodTableBuilder> builder;
+  } out[2];
+  const RobinHoodTableOptions o = Bounded({});
+  for (int i = 0; i < 2; ++i) {
+    out[i].path = (i == 0 ? d1 : d2) + "/same.sst";
+    std::unique_ptr<FSWritableFile> f;
+    ASSERT_OK(io.fs->NewWritableFile(out[i].path, FileOptions(), &f, nullptr));
+    out[i].writer.reset(new WritableFileWriter(std::move(f), out[i].path, FileOptions()));
+    out[i].builder.reset(new RobinHoodTableBuilder(o, owned.tbo, out[i].writer.get()));
+  }
+  for (size_t i = 0; i < a.size() || i < b.size(); ++i) {
+    if (i < a.size()) out[0].builder->Add(a[i].first, a[i].second);
+    if (i < b.size()) out[1].builder->Add(b[i].first, b[i].second);
+  }
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_OK(out[i].builder->Finish());
+    ASSERT_OK(compat::Close(out[i].writer.get()));
+    EXPECT_LE(out[i].builder->PeakMemoryUsage(), kLimit);
+    Options ro;
+    ro.table_factory.reset(NewRobinHoodTableFactory());
+    SstFileReader reader(ro);
+    ASSERT_OK(reader.Open(out[i].path));
+    ASSERT_OK(reader.VerifyChecksum());
+    std::unique_ptr<Iterator> it(reader.NewIterator(ReadOptions()));
+    const Entries& want = i == 0 ? a : b;
+    size_t n = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next(), ++n) {
+      ASSERT_LT(n, want.size());
+      ASSERT_EQ(it->value(), want[n].second);
+    }
+    EXPECT_EQ(n, want.size());
+    Env::Default()->DeleteFile(out[i].path);
+  }
+  EXPECT_TRUE(SpillFiles().empty());
+  Env::Default()->DeleteDir(d1);
+  Env::Default()->DeleteDir(d2);
+}
+
 TEST_F(BoundedBuildTest, AbandonLeavesNoFile) {
   TableFile f("abandon");
   RobinHoodTableOptions o = Bounded({});

@@ -139,8 +139,8 @@ struct RobinHoodTableOptions {
   uint64_t build_memory_limit = 0;
   static constexpr uint64_t kMinBuildMemoryLimit = uint64_t{16} << 20;
   // The directory for a bounded builder's temporary files
-  // (<file>.<n>.rhspill, removed as they are used up and when the builder
-  // goes). Empty: the directory of the file being built.
+  // (<file>.<pid>-<k>.<n>.rhspill, removed as they are used up and when
+  // the builder goes). Empty: the directory of the file being built.
   std::string build_spill_dir;
 };
 
