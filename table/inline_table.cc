@@ -282,8 +282,11 @@ void InlineTable::PrefetchHome(const Slice& user_key, uint64_t hash) const {
   if (home >= geo_.slots) return;
   const char* p =
       file_->mapping().data() + slots_offset_ + paging_.SlotOffset(home);
+  // The home's line only. Hosts prepare a batch of 50 keys before the
+  // first Get (RocksDB's compacted DB), and a second line each keeps more
+  // misses in flight than the core tracks: measured on 10M keys, the
+  // prefetches then stall, and the batch ran 1.4x slower than with one.
   __builtin_prefetch(p);
-  __builtin_prefetch(p + 64);
 }
 
 void InlineTable::PrefetchSlot(uint64_t slot) const {
