@@ -18,6 +18,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb_robinhood/robinhood_table.h"
+#include "tools/load/load_options.h"
 #include "tools/load/range_builder.h"
 #include "tools/load/run_file.h"
 #include "tools/load/signals.h"
@@ -45,45 +46,6 @@ uint64_t PeakResidentBytes() {
 }
 
 namespace {
-
-bool ParseCompression(const std::string& name, CompressionType* type) {
-  if (name == "none") *type = kNoCompression;
-  else if (name == "snappy") *type = kSnappyCompression;
-  else if (name == "lz4") *type = kLZ4Compression;
-  else if (name == "zstd") *type = kZSTD;
-  else return false;
-  return true;
-}
-
-std::string TableName(const LoadOptions& o) {
-  return o.table == "block" ? "BlockBasedTable" : kRobinHoodTableName;
-}
-
-// The column family options the files are written (and the DB opened) with.
-Status TableOptions(const LoadOptions& o, ColumnFamilyOptions* cf) {
-  RegisterRobinHoodTableDefault();
-  ConfigOptions config;
-  config.ignore_unsupported_options = false;
-  config.input_strings_escaped = false;
-  Status s = GetColumnFamilyOptionsFromString(
-      config, ColumnFamilyOptions(),
-      "table_factory={id=" + TableName(o) + ";" + o.table_options + "}",
-      cf);
-  if (s.ok()) s = cf->table_factory->ValidateOptions(DBOptions(), *cf);
-  if (!s.ok()) return Status::InvalidArgument("--options", s.ToString());
-  if (!ParseCompression(o.compression, &cf->compression)) {
-    return Status::InvalidArgument("--compression",
-                                   "must be none, snappy, lz4 or zstd, not '" +
-                                       o.compression + "'");
-  }
-  const auto supported = GetSupportedCompressions();
-  if (cf->compression != kNoCompression &&
-      std::find(supported.begin(), supported.end(), cf->compression) == supported.end()) {
-    return Status::InvalidArgument("--compression",
-                                   o.compression + " is not in this RocksDB build");
-  }
-  return Status::OK();
-}
 
 Status MakeDir(const std::string& dir, const char* flag) {
   if (mkdir(dir.c_str(), 0755) == 0 || errno == EEXIST) {
@@ -292,27 +254,6 @@ class Loader {
     return o_.threads > 1 ? Status::OK() : spill_status_;
   }
 
-  // The options the files are written with. A RobinHoodTable builder
-  // holds its share of --memory_limit itself, spilling to the temporary
-  // directory past it (build_memory_limit), so files are cut only at
-  // --target_file_size; where the share is below the option's minimum, or
-  // --options set a bound already, or for BlockBasedTable, files are cut
-  // where the builder's estimate reaches the share. The DB never sees
-  // these options: its own flushes and compactions keep --options'.
-  Options WriterOptions(FilePlan* plan) const {
-    Options w(DBOptions(), cf_options_);
-    const auto* rh = cf_options_.table_factory->GetOptions<RobinHoodTableOptions>();
-    if (rh != nullptr && rh->build_memory_limit == 0 && !tmp_dir_.empty() &&
-        plan->builder_budget >= RobinHoodTableOptions::kMinBuildMemoryLimit) {
-      RobinHoodTableOptions bounded = *rh;
-      bounded.build_memory_limit = plan->builder_budget;
-      bounded.build_spill_dir = tmp_dir_;
-      w.table_factory.reset(NewRobinHoodTableFactory(bounded));
-      plan->builder_budget = UINT64_MAX;
-    }
-    return w;
-  }
-
   // Cuts the key space at the sample's quantiles, one range a thread, and
   // builds each range's files.
   Status Build() {
@@ -326,7 +267,7 @@ class Loader {
     FilePlan plan;
     plan.target_bytes = o_.target_file_size;
     plan.builder_budget = o_.memory_limit / 2 / ranges;
-    const Options write_options = WriterOptions(&plan);
+    const Options write_options = WriterOptions(cf_options_, tmp_dir_, &plan);
     const size_t sources = runs_.size() + (resident_ ? 1 : 0);
     const size_t read_buffer = std::clamp<uint64_t>(
         o_.memory_limit / 8 / std::max<size_t>(1, ranges * sources), 64 << 10, 4 << 20);
@@ -467,35 +408,6 @@ class Loader {
 };
 
 }  // namespace
-
-Status ValidateLoadOptions(const LoadOptions& o) {
-  if (o.table != "robinhood" && o.table != "block") {
-    return Status::InvalidArgument("--table", "must be robinhood or block, not '" + o.table + "'");
-  }
-  if (o.inputs.empty()) return Status::InvalidArgument("--input", "names no file");
-  for (const auto& in : o.inputs) {
-    if (in.empty()) return Status::InvalidArgument("--input", "has an empty file name");
-  }
-  if (o.output_dir.empty()) return Status::InvalidArgument("--output_dir", "is required");
-  if (o.memory_limit < LoadOptions::kMinMemoryLimit) {
-    return Status::InvalidArgument(
-        "--memory_limit", "must be at least " +
-                              std::to_string(LoadOptions::kMinMemoryLimit >> 20) + " MiB");
-  }
-  if (o.threads < 1 || o.threads > LoadOptions::kMaxThreads) {
-    return Status::InvalidArgument("--threads", "must be 1 to " +
-                                                   std::to_string(LoadOptions::kMaxThreads));
-  }
-  if (o.target_file_size < LoadOptions::kMinTargetFileSize) {
-    return Status::InvalidArgument(
-        "--target_file_size",
-        "must be at least " + std::to_string(LoadOptions::kMinTargetFileSize) + " bytes");
-  }
-  if (o.column_family.empty()) {
-    return Status::InvalidArgument("--column_family", "must not be empty");
-  }
-  return Status::OK();
-}
 
 Status Load(const LoadOptions& options, LoadSummary* summary) {
   *summary = LoadSummary();
