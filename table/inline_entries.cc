@@ -93,12 +93,7 @@ void InlineEntryBuffer::Add(const Slice& key, const Slice& value) {
     value_width_ = std::max<uint32_t>(value_width_, value.size());
     if (count_ == 0) first_key_.assign(key.data(), key.size());
     last_key_.assign(key.data(), key.size());
-    char len = static_cast<char>(key.size());
-    Status st = arrivals_.Append(Slice(&len, 1));
-    if (st.ok()) st = arrivals_.Append(key);
-    len = static_cast<char>(value.size());
-    if (st.ok()) st = arrivals_.Append(Slice(&len, 1));
-    if (st.ok()) st = arrivals_.Append(value);
+    Status st = AppendArrival(key, value);
     if (!st.ok() && status_.ok()) status_ = st;
     ++count_;
     return;
@@ -154,6 +149,15 @@ Status InlineEntryBuffer::ForEach(const EntryVisit& visit) {
   return stopped ? Status::OK() : s;
 }
 
+Status InlineEntryBuffer::AppendArrival(const Slice& key, const Slice& value) {
+  char rec[2 + kInlineMaxKeyWidth + kInlineMaxValueWidth];
+  rec[0] = static_cast<char>(key.size());
+  memcpy(rec + 1, key.data(), key.size());
+  rec[1 + key.size()] = static_cast<char>(value.size());
+  memcpy(rec + 2 + key.size(), value.data(), value.size());
+  return arrivals_.Append(Slice(rec, 2 + key.size() + value.size()));
+}
+
 Status InlineEntryBuffer::Spill(SpillDir* dir, size_t sort_budget) {
   if (spilled()) return status_;
   Status s = arrivals_.Spill(dir);
@@ -162,12 +166,7 @@ Status InlineEntryBuffer::Spill(SpillDir* dir, size_t sort_budget) {
     Get(i, &k, &v);
     if (i == 0) first_key_.assign(k.data(), k.size());
     if (i + 1 == count_) last_key_.assign(k.data(), k.size());
-    char len = static_cast<char>(k.size());
-    s = arrivals_.Append(Slice(&len, 1));
-    if (s.ok()) s = arrivals_.Append(k);
-    len = static_cast<char>(v.size());
-    if (s.ok()) s = arrivals_.Append(Slice(&len, 1));
-    if (s.ok()) s = arrivals_.Append(v);
+    s = AppendArrival(k, v);
   }
   chunks_.clear();
   spill_dir_ = dir;

@@ -104,6 +104,8 @@ class InlineEntryBuffer {
     return chunks_[i / per_chunk_].get() + (i % per_chunk_) * stride_;
   }
   void Restride(uint32_t key_width, uint32_t value_width);
+  // Appends an entry to the spilled ones: [u8 klen][key][u8 vlen][value].
+  Status AppendArrival(const Slice& key, const Slice& value);
   // The entry of a hash-order record (SpillSorter), and its hash and
   // ordinal.
   static constexpr size_t kSortHead = 12;

@@ -97,8 +97,6 @@ class KeyOrderModel {
   size_t MemoryUsage() const {
     return prefix_.capacity() + starts_.capacity() * sizeof(uint32_t);
   }
-
- private:
   // The 8 bytes of `key` from `at`, big-endian, zeros past its end.
   static uint64_t NumberOf(const Slice& key, size_t at) {
     uint64_t x = 0;
@@ -112,6 +110,8 @@ class KeyOrderModel {
     }
     return x;
   }
+
+ private:
 
   std::string prefix_;
   uint32_t shift_ = 0;

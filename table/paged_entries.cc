@@ -150,18 +150,16 @@ Status PagedEntryBuffer::ForEach(const Visit& visit) {
     return true;
   };
   if (spilled_ != nullptr) {
-    Status s = spilled_->Close();
-    SpillFile::Reader r(spilled_.get(), SpillFile::kBufferBytes);
-    while (s.ok() && !r.done()) {
-      s = r.Fill(page_bytes);
-      if (!s.ok()) return s;
-      if (r.available().size() < page_bytes) {
-        return Status::Corruption("RobinHoodTable: spilled page cut short");
-      }
-      const bool more = visit_pages(Slice(r.available().data(), page_bytes));
-      r.Skip(page_bytes);
-      if (!more) return s;
-    }
+    bool more = true;
+    Status s = spilled_->ForEachRecord(
+        [page_bytes](const Slice& in) -> size_t {
+          return in.size() >= page_bytes ? page_bytes : 0;
+        },
+        [&](const Slice& page) {
+          more = visit_pages(page);
+          return more ? Status::OK() : Status::Aborted();
+        });
+    if (!more) return Status::OK();
     if (!s.ok()) return s;
   } else {
     for (const std::string& chunk : chunks_) {
@@ -184,16 +182,10 @@ Status PagedEntryBuffer::Write(const Sink& sink, uint32_t* crc,
   *crc = 0;
   Status s = status_;
   if (spilled_ != nullptr && s.ok()) {
-    s = spilled_->Close();
-    SpillFile::Reader r(spilled_.get(), SpillFile::kBufferBytes);
-    while (s.ok() && !r.done()) {
-      s = r.Fill(SpillFile::kBufferBytes);
-      if (!s.ok()) break;
-      const Slice piece = r.available();
+    s = spilled_->ForEachPiece([&](const Slice& piece) {
       *crc = Crc32cExtend(*crc, piece.data(), piece.size());
-      s = sink(piece);
-      r.Skip(piece.size());
-    }
+      return sink(piece);
+    });
     spilled_.reset();
   }
   for (std::string& chunk : chunks_) {

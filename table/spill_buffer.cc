@@ -9,6 +9,12 @@
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
+namespace {
+Status RecordCutShort() {
+  return Status::Corruption("RobinHoodTable: spilled record cut short");
+}
+}  // namespace
+
 SpillDir::SpillDir(FileSystem* fs, std::string dir, std::string prefix)
     : fs_(fs), dir_(std::move(dir)) {
   static std::atomic<uint64_t> builders{0};
@@ -121,6 +127,36 @@ Status SpillFile::Reader::Fill(size_t n) {
   return Status::OK();
 }
 
+Status SpillFile::ForEachPiece(
+    const std::function<Status(const Slice&)>& sink) {
+  Status s = Close();
+  Reader r(this, kBufferBytes);
+  while (s.ok() && !r.done()) {
+    s = r.Fill(kBufferBytes);
+    if (s.ok()) s = sink(r.available());
+    r.Skip(r.available().size());
+  }
+  return s;
+}
+
+Status SpillFile::ForEachRecord(
+    const std::function<size_t(const Slice&)>& length,
+    const std::function<Status(const Slice&)>& visit) {
+  Status s = Close();
+  Reader r(this, kBufferBytes);
+  while (s.ok() && !r.done()) {
+    // A record's length is told from its first bytes; make sure the
+    // buffer holds a whole one before asking.
+    s = r.Fill(kMaxRecordBytes);
+    if (!s.ok()) break;
+    const size_t n = length(r.available());
+    if (n == 0 || n > r.available().size()) return RecordCutShort();
+    s = visit(Slice(r.available().data(), n));
+    r.Skip(n);
+  }
+  return s;
+}
+
 Status SpillBuffer::Spill(SpillDir* dir) {
   if (file_ != nullptr) return Status::OK();
   file_.reset(new SpillFile(dir));
@@ -139,46 +175,22 @@ Status SpillBuffer::ForEachPiece(
     }
     return Status::OK();
   }
-  Status s = file_->Close();
-  SpillFile::Reader r(file_.get(), SpillFile::kBufferBytes);
-  while (s.ok() && !r.done()) {
-    s = r.Fill(SpillFile::kBufferBytes);
-    if (s.ok()) s = sink(r.available());
-    r.Skip(r.available().size());
-  }
-  return s;
+  return file_->ForEachPiece(sink);
 }
 
 Status SpillBuffer::ForEachRecord(
     const std::function<size_t(const Slice&)>& length,
     const std::function<Status(const Slice&)>& visit) {
-  auto cut = [] {
-    return Status::Corruption("RobinHoodTable: spilled record cut short");
-  };
-  if (file_ == nullptr) {
-    Slice rest(mem_);
-    while (!rest.empty()) {
-      const size_t n = length(rest);
-      if (n == 0 || n > rest.size()) return cut();
-      Status s = visit(Slice(rest.data(), n));
-      if (!s.ok()) return s;
-      rest.remove_prefix(n);
-    }
-    return Status::OK();
+  if (file_ != nullptr) return file_->ForEachRecord(length, visit);
+  Slice rest(mem_);
+  while (!rest.empty()) {
+    const size_t n = length(rest);
+    if (n == 0 || n > rest.size()) return RecordCutShort();
+    Status s = visit(Slice(rest.data(), n));
+    if (!s.ok()) return s;
+    rest.remove_prefix(n);
   }
-  Status s = file_->Close();
-  SpillFile::Reader r(file_.get(), SpillFile::kBufferBytes);
-  while (s.ok() && !r.done()) {
-    // A record's length is told from its first bytes; make sure the
-    // buffer holds a whole one before asking.
-    s = r.Fill(kMaxRecordBytes);
-    if (!s.ok()) break;
-    const size_t n = length(r.available());
-    if (n == 0 || n > r.available().size()) return cut();
-    s = visit(Slice(r.available().data(), n));
-    r.Skip(n);
-  }
-  return s;
+  return Status::OK();
 }
 
 void SpillBuffer::Clear() {

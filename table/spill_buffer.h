@@ -67,6 +67,16 @@ class SpillFile {
   uint64_t size() const { return size_; }
   void Remove();
 
+  // Closes the file and hands its bytes to `sink` in order, in pieces of
+  // at most kBufferBytes.
+  Status ForEachPiece(const std::function<Status(const Slice&)>& sink);
+  // Closes the file and hands each record to `visit` in order, `length`
+  // telling from the front of a Slice how long the record there is (0:
+  // cut short). REQUIRES: records of at most kMaxRecordBytes.
+  static constexpr size_t kMaxRecordBytes = 128 << 10;
+  Status ForEachRecord(const std::function<size_t(const Slice&)>& length,
+                       const std::function<Status(const Slice&)>& visit);
+
   // Reads the file from its start, holding `buffer_bytes` of it at a time.
   class Reader {
    public:
@@ -120,10 +130,7 @@ class SpillBuffer {
   // Hands the bytes to `sink` in order, in pieces of at most
   // SpillFile::kBufferBytes.
   Status ForEachPiece(const std::function<Status(const Slice&)>& sink);
-  // Hands each record to `visit` in order, `length` telling from the
-  // front of a Slice how long the record there is (0: cut short).
-  // REQUIRES: records of at most kMaxRecordBytes.
-  static constexpr size_t kMaxRecordBytes = 128 << 10;
+  // Hands each record to `visit` in order, as SpillFile::ForEachRecord.
   Status ForEachRecord(const std::function<size_t(const Slice&)>& length,
                        const std::function<Status(const Slice&)>& visit);
   // Frees memory and files.

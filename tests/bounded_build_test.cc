@@ -80,14 +80,7 @@ class BoundedBuildTest : public testing::Test {
     }
     Env::Default()->DeleteDir(spill_dir_);
   }
-  std::vector<std::string> SpillFiles() {
-    std::vector<std::string> all, out;
-    EXPECT_OK(Env::Default()->GetChildren(spill_dir_, &all));
-    for (const std::string& f : all) {
-      if (f != "." && f != "..") out.push_back(f);
-    }
-    return out;
-  }
+  std::vector<std::string> SpillFiles() { return test_util::ListDir(spill_dir_); }
   RobinHoodTableOptions Bounded(RobinHoodTableOptions o) {
     o.build_memory_limit = kLimit;
     o.build_spill_dir = spill_dir_;

@@ -45,16 +45,6 @@ void RemoveTree(const std::string& path) {
   ASSERT_EQ(0, system(cmd.c_str()));
 }
 
-std::vector<std::string> List(const std::string& dir) {
-  std::vector<std::string> names;
-  Env::Default()->GetChildren(dir, &names).PermitUncheckedError();
-  names.erase(std::remove_if(names.begin(), names.end(),
-                             [](const std::string& n) { return n == "." || n == ".."; }),
-              names.end());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 // Every entry an input reader gives, or its error.
 Status ReadAll(InputFormat format, const std::string& bytes, Pairs* out) {
   const std::string path = Temp("input");
@@ -461,7 +451,7 @@ TEST_P(LoadTest, FilesHoldTheModelAndIngestIntoTheBottomLevel) {
   if (c.target_file_size < (uint64_t(1) << 20)) {
     EXPECT_GE(sum.files.size(), 4u);
   }
-  EXPECT_EQ(std::vector<std::string>{}, List(dir + "/tmp")) << "runs left behind";
+  EXPECT_EQ(std::vector<std::string>{}, test_util::ListDir(dir + "/tmp")) << "runs left behind";
   // Ingested with move_files: the DB holds the files now.
   std::unique_ptr<DB> db;
   Options options;
@@ -546,8 +536,8 @@ TEST_F(LoadDirTest, BadInputLeavesNothingBehind) {
   EXPECT_TRUE(s.IsInvalidArgument());
   EXPECT_NE(std::string::npos, s.ToString().find(dir_ + "/in: line 200001, byte "))
       << s.ToString();
-  EXPECT_EQ(std::vector<std::string>{}, List(o.output_dir));
-  EXPECT_EQ(std::vector<std::string>{}, List(o.tmp_dir));
+  EXPECT_EQ(std::vector<std::string>{}, test_util::ListDir(o.output_dir));
+  EXPECT_EQ(std::vector<std::string>{}, test_util::ListDir(o.tmp_dir));
 }
 
 TEST_F(LoadDirTest, DuplicateErrorNamesBothPlaces) {
@@ -559,7 +549,7 @@ TEST_F(LoadDirTest, DuplicateErrorNamesBothPlaces) {
   EXPECT_NE(std::string::npos,
             s.ToString().find("at " + dir_ + "/in line 2 and at " + dir_ + "/in line 4"))
       << s.ToString();
-  EXPECT_EQ(std::vector<std::string>{}, List(o.output_dir));
+  EXPECT_EQ(std::vector<std::string>{}, test_util::ListDir(o.output_dir));
 }
 
 TEST_F(LoadDirTest, RefusesBadOptionsByName) {
@@ -585,7 +575,7 @@ TEST_F(LoadDirTest, RefusesBadOptionsByName) {
   EXPECT_TRUE(s.IsInvalidArgument());
   EXPECT_NE(std::string::npos, s.ToString().find("already holds part-000001.sst"))
       << s.ToString();
-  EXPECT_EQ(std::vector<std::string>{"part-000001.sst"}, List(o.output_dir));
+  EXPECT_EQ(std::vector<std::string>{"part-000001.sst"}, test_util::ListDir(o.output_dir));
 }
 
 // A file that outgrows its builder's share of --memory_limit is not cut:
@@ -608,7 +598,7 @@ TEST_F(LoadDirTest, BuilderSpillsInsteadOfCuttingTheFile) {
   ASSERT_OK(Load(o, &sum));
   ASSERT_EQ(1u, sum.files.size());
   EXPECT_FALSE(sum.files_cut_by_memory);
-  EXPECT_EQ(std::vector<std::string>{}, List(o.tmp_dir));
+  EXPECT_EQ(std::vector<std::string>{}, test_util::ListDir(o.tmp_dir));
   std::unique_ptr<DB> db;
   Options options;
   options.table_factory.reset(NewRobinHoodTableFactory());

@@ -29,14 +29,7 @@ class SpillTest : public testing::Test {
     for (const std::string& f : Files()) Env::Default()->DeleteFile(dir_ + "/" + f);
     Env::Default()->DeleteDir(dir_);
   }
-  std::vector<std::string> Files() {
-    std::vector<std::string> all, out;
-    EXPECT_OK(Env::Default()->GetChildren(dir_, &all));
-    for (const std::string& f : all) {
-      if (f != "." && f != "..") out.push_back(f);
-    }
-    return out;
-  }
+  std::vector<std::string> Files() { return test_util::ListDir(dir_); }
   std::string dir_;
 };
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #endif
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
+#include "rocksdb/env.h"
 #include "rocksdb/merge_operator.h"
 #include "tests/join_merge_operator.h"
 #include "rocksdb/metadata.h"
@@ -43,6 +45,17 @@ inline std::string TempPath(const std::string& suite, const std::string& name) {
   std::string dir = testing::TempDir();
   if (dir.empty() || dir.back() != '/') dir.push_back('/');
   return dir + "rh_" + suite + "_" + std::to_string(getpid()) + "_" + name;
+}
+
+// The names in `dir` (not "." and ".."), sorted; none if it cannot be read.
+inline std::vector<std::string> ListDir(const std::string& dir) {
+  std::vector<std::string> names;
+  Env::Default()->GetChildren(dir, &names).PermitUncheckedError();
+  names.erase(std::remove_if(names.begin(), names.end(),
+                             [](const std::string& n) { return n == "." || n == ".."; }),
+              names.end());
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 // DB::Open into a unique_ptr (null when the open fails).

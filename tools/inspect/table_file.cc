@@ -6,6 +6,7 @@
 #include "rocksdb/env.h"
 #include "rocksdb/file_system.h"
 #include "table/inline_layout.h"
+#include "table/key_order_model.h"
 #include "table/log_entry.h"
 #include "table/log_layout.h"
 #include "table/robinhood_table_reader.h"
@@ -187,11 +188,7 @@ std::vector<std::string> TableFile::SplitKeys(size_t parts) const {
   size_t p = 0;
   while (p < first.size() && p < last.size() && first[p] == last[p]) ++p;
   auto number = [p](const std::string& k) {
-    uint64_t x = 0;
-    for (size_t b = 0; b < 8; ++b) {
-      x = (x << 8) | (p + b < k.size() ? static_cast<uint8_t>(k[p + b]) : 0);
-    }
-    return x;
+    return robinhood::KeyOrderModel::NumberOf(k, p);
   };
   auto key_of = [&](uint64_t x) {
     std::string k = first.substr(0, p);
