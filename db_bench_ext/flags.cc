@@ -12,7 +12,8 @@ DEFINE_string(benchmarks,
 DEFINE_string(formats, "robinhood,cuckoo,plain,block",
               "Comma-separated table formats, run on identical keys and "
               "values: robinhood, cuckoo, plain, block; robinhood_bloom "
-              "is robinhood with a Bloom filter of --bloom_bits, "
+              "is robinhood with RocksDB's Bloom filter of --bloom_bits, "
+              "robinhood_nofilter robinhood with no filter, "
               "robinhood_log robinhood with page_layout=false.");
 DEFINE_string(workload, "sparkey,cuckoo",
               "Comma-separated built-in workloads: cuckoo (8-byte keys, "
@@ -77,8 +78,9 @@ DEFINE_int32(robinhood_inline_slot_limit, 64,
              "RobinHoodTable inline_slot_limit (0: every file keeps a log)");
 DEFINE_double(robinhood_inline_load_factor, 0.8,
               "RobinHoodTable inline_load_factor");
-DEFINE_string(robinhood_filter_policy, "",
-              "RobinHoodTable filter_policy, e.g. bloomfilter:10 (empty: none)");
+DEFINE_string(robinhood_filter_policy, "default",
+              "RobinHoodTable filter_policy, e.g. hashbloom:10 or "
+              "bloomfilter:10 (empty: none; default: the option's default)");
 DEFINE_bool(robinhood_inline_order_array, true,
             "RobinHoodTable inline_order_array (false: iterators sort)");
 DEFINE_bool(robinhood_inline_key_order, true,

@@ -24,6 +24,10 @@ bool ParseFormats(const std::string& list, std::vector<FormatSpec>* out,
       // The same, with RocksDB's Bloom filter at --bloom_bits, beside the
       // plain one in the same run.
       f = {Format::kRobinHood, item, "RobinHoodTable+bloom"};
+    } else if (item == "robinhood_nofilter") {
+      // The same with filter_policy="": what the default filter costs and
+      // saves, beside it in the same run.
+      f = {Format::kRobinHood, item, "RobinHoodTable(no filter)"};
     } else if (item == "robinhood_log") {
       // The same with page_layout=false: files too long for a slot keep
       // the log layout, beside the paged ones in the same run.
@@ -92,9 +96,13 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
       rh.inline_key_order = FLAGS_robinhood_inline_key_order;
       rh.page_layout =
           format.name != "robinhood_log" && FLAGS_robinhood_page_layout;
-      rh.filter_policy = format.name == "robinhood_bloom"
-                             ? "bloomfilter:" + std::to_string(FLAGS_bloom_bits)
-                             : FLAGS_robinhood_filter_policy;
+      if (format.name == "robinhood_bloom") {
+        rh.filter_policy = "bloomfilter:" + std::to_string(FLAGS_bloom_bits);
+      } else if (format.name == "robinhood_nofilter") {
+        rh.filter_policy = "";
+      } else if (FLAGS_robinhood_filter_policy != "default") {
+        rh.filter_policy = FLAGS_robinhood_filter_policy;
+      }
       // Only compressed files use it (the decompressed blocks).
       if (o.compression != kNoCompression && FLAGS_robinhood_block_cache) {
         rh.block_cache = NewLRUCache(cache, 6);

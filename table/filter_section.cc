@@ -35,66 +35,111 @@ FilterBitsBuilder* NewBitsBuilder(const FilterPolicy& policy) {
 }
 }  // namespace
 
-Status ResolveFilterPolicy(const std::string& value,
-                           std::shared_ptr<const FilterPolicy>* policy) {
-  policy->reset();
+Status ResolveFilterPolicy(const std::string& value, FilterSpec* spec) {
+  *spec = FilterSpec();
   if (value.empty()) return Status::OK();
   auto refuse = [&](const std::string& why) {
     return Status::InvalidArgument("RobinHoodTable option filter_policy=" +
                                    value + ": " + why);
   };
+  static const std::string kHashPrefix = "hashbloom:";
+  if (value.compare(0, kHashPrefix.size(), kHashPrefix) == 0) {
+    const std::string digits = value.substr(kHashPrefix.size());
+    uint64_t bits = 0;
+    bool ok = !digits.empty() && digits.size() <= 3;
+    for (char c : digits) {
+      ok = ok && c >= '0' && c <= '9';
+      bits = bits * 10 + static_cast<uint64_t>(c - '0');
+    }
+    if (!ok || bits < kMinHashFilterBits || bits > kMaxHashFilterBits) {
+      return refuse("bits a key must be an integer from " +
+                    std::to_string(kMinHashFilterBits) + " to " +
+                    std::to_string(kMaxHashFilterBits));
+    }
+    spec->hash_bits = static_cast<uint32_t>(bits);
+    return Status::OK();
+  }
   ConfigOptions config;
   std::shared_ptr<const FilterPolicy> p;
   Status s = FilterPolicy::CreateFromString(config, value, &p);
   if (!s.ok()) return refuse(s.ToString());
   if (p == nullptr) return refuse("names no filter policy");
   if (BuiltinName() != p->CompatibilityName()) {
-    return refuse("only RocksDB's built-in filters (bloomfilter:<bits>, "
-                  "ribbonfilter:<bits>) are supported");
+    return refuse("only hashbloom:<bits> and RocksDB's built-in filters "
+                  "(bloomfilter:<bits>, ribbonfilter:<bits>) are supported");
   }
   // A policy that builds nothing (bits per key below 0.5, or the read-only
   // "rocksdb.BuiltinBloomFilter") would write files without a filter while
   // the options say they have one.
   std::unique_ptr<FilterBitsBuilder> probe(NewBitsBuilder(*p));
   if (probe == nullptr) return refuse("builds no filter");
-  *policy = std::move(p);
+  spec->policy = std::move(p);
   return Status::OK();
 }
 
-FilterSectionBuilder::FilterSectionBuilder(
-    std::shared_ptr<const FilterPolicy> policy)
-    : policy_(std::move(policy)),
-      bits_(NewBitsBuilder(*policy_)),
-      compatibility_name_(policy_->CompatibilityName()),
-      policy_name_(policy_->Name()) {}
+FilterSectionBuilder::FilterSectionBuilder(FilterSpec spec)
+    : policy_(std::move(spec.policy)) {
+  if (spec.hash_bits != 0) {
+    hashes_.reset(new HashFilterBuilder(spec.hash_bits));
+    compatibility_name_ = kHashFilterName;
+    policy_name_ = kHashFilterName;
+  } else {
+    assert(policy_ != nullptr);
+    bits_.reset(NewBitsBuilder(*policy_));
+    compatibility_name_ = policy_->CompatibilityName();
+    policy_name_ = policy_->Name();
+  }
+}
 
 FilterSectionBuilder::~FilterSectionBuilder() = default;
 
-void FilterSectionBuilder::AddKey(const Slice& user_key) {
+Status FilterSectionBuilder::AddKey(const Slice& user_key, uint64_t hash) {
 #ifndef NDEBUG
   assert(keys_ == 0 || Slice(last_key_) != user_key);
   last_key_.assign(user_key.data(), user_key.size());
 #endif
-  bits_->AddKey(user_key);
   ++keys_;
+  if (hashes_ != nullptr) return hashes_->Add(hash);
+  bits_->AddKey(user_key);
+  return Status::OK();
 }
 
-Status FilterSectionBuilder::Finish(uint64_t offset, std::string* contents) {
-  std::unique_ptr<const char[]> buf;
-  Status s;
-  const Slice filter = bits_->Finish(&buf, &s);
-  if (!s.ok()) return s;
-  if (filter.size() > UINT32_MAX) {
-    return Status::NotSupported("RobinHoodTable: filter over 4 GiB");
-  }
+size_t FilterSectionBuilder::MemoryUsage() const {
+  return hashes_ != nullptr ? hashes_->MemoryUsage() : keys_ * 8;
+}
+
+Status FilterSectionBuilder::Spill(SpillDir* dir, size_t budget) {
+  return hashes_ != nullptr ? hashes_->Spill(dir, budget) : Status::OK();
+}
+
+Status FilterSectionBuilder::Finish(
+    uint64_t offset, const std::function<Status(const Slice&)>& sink,
+    uint64_t* filter_bytes) {
   const uint32_t pad = static_cast<uint32_t>(
       (kFilterAlignment - offset % kFilterAlignment) % kFilterAlignment);
-  contents->assign(pad, '\0');
-  contents->append(filter.data(), filter.size());
-  contents->append(compatibility_name_);
-  PutFixed32(contents, pad);
-  PutFixed32(contents, static_cast<uint32_t>(compatibility_name_.size()));
-  return Status::OK();
+  Status s = sink(std::string(pad, '\0'));
+  if (!s.ok()) return s;
+  if (hashes_ != nullptr) {
+    *filter_bytes = hashes_->FilterBytes();
+    if (*filter_bytes > UINT32_MAX) {
+      return Status::NotSupported("RobinHoodTable: filter over 4 GiB");
+    }
+    s = hashes_->Finish(sink);
+  } else {
+    std::unique_ptr<const char[]> buf;
+    const Slice filter = bits_->Finish(&buf, &s);
+    if (!s.ok()) return s;
+    *filter_bytes = filter.size();
+    s = sink(filter);
+  }
+  if (!s.ok()) return s;
+  if (*filter_bytes > UINT32_MAX) {
+    return Status::NotSupported("RobinHoodTable: filter over 4 GiB");
+  }
+  std::string tail = compatibility_name_;
+  PutFixed32(&tail, pad);
+  PutFixed32(&tail, static_cast<uint32_t>(compatibility_name_.size()));
+  return sink(tail);
 }
 
 FilterSection::FilterSection() = default;
@@ -134,20 +179,28 @@ Status FilterSection::Init(const Slice& contents, uint64_t offset,
     at = aligned;
   }
   filter_ = Slice(at, filter_size);
-  if (name_ == BuiltinName()) {
+  if (name_ == kHashFilterName) {
+    if (!hash_filter_.Init(filter_)) return bad("bad hash filter");
+    hashed_ = true;
+  } else if (name_ == BuiltinName()) {
     reader_.reset(BuiltinFilterPolicy::GetBuiltinFilterBitsReader(filter_));
   }
   return Status::OK();
 }
 
-bool FilterSection::KeyMayMatch(const Slice& user_key) const {
-  assert(usable());
+bool FilterSection::BuiltinMayMatch(const Slice& user_key) const {
+  assert(reader_ != nullptr);
   return reader_->MayMatch(user_key);
 }
 
-void FilterSection::KeysMayMatch(int n, Slice** keys, bool* may_match) const {
+void FilterSection::KeysMayMatch(int n, Slice** keys, const uint64_t* hashes,
+                                 bool* may_match) const {
   assert(usable());
-  reader_->MayMatch(n, keys, may_match);
+  if (!hashed_) {
+    reader_->MayMatch(n, keys, may_match);
+    return;
+  }
+  for (int i = 0; i < n; ++i) may_match[i] = hash_filter_.MayMatch(hashes[i]);
 }
 
 }  // namespace robinhood

@@ -1,38 +1,43 @@
 // The optional filter section (format version 3 on; option filter_policy):
-// a filter over the file's distinct user keys, built and read by RocksDB's
-// own built-in filter code (Bloom or Ribbon, FilterPolicy), so a lookup of
-// a key the file lacks can stop at one cache line of a filter of about
-// bits_per_key / 8 bytes a key instead of a probe of the slots (8 to 16
-// bytes a key, rarely cached). Point lookups (Get, MultiGet) ask it first;
-// iterators never do.
+// a filter over the file's distinct user keys, so a lookup of a key the
+// file lacks can stop at one cache line of a filter of about bits_per_key
+// / 8 bytes a key instead of a probe of the slots or pages (rarely
+// cached). Two kinds: the hash filter (hash_filter.h, "hashbloom:<bits>"),
+// over the file's own key hashes, and RocksDB's built-in filters (Bloom
+// or Ribbon, FilterPolicy), built and read by RocksDB's code. Point
+// lookups (Get, MultiGet) ask it first; iterators never do.
 //
 // Contents (the meta block's `filter` handle; size 0: the file has none):
 //   +---------------+-----------------------+-------------+--------------+
 //   | pad: zeros    | filter                | policy name | pad_len,     |
-//   | 0..63 bytes   | FilterBitsBuilder's   | its         | name_len:    |
-//   |               | bytes                 | Compatibil- | 2 x fixed32  |
-//   |               |                       | ityName()   | LE           |
+//   | 0..63 bytes   | its bytes             | (below)     | name_len:    |
+//   |               |                       |             | 2 x fixed32  |
+//   |               |                       |             | LE           |
 //   +---------------+-----------------------+-------------+--------------+
 // `pad` puts the filter at a file offset that is a multiple of 64, so each
-// probe of RocksDB's cache-local Bloom filter reads one cache line of a
-// mapped file. The section's trailer covers every byte; readers check it
-// once, at open, whatever verify_checksums says: a damaged filter would
-// answer "absent" for keys the file has.
+// probe reads one cache line of a mapped file. The name is
+// kHashFilterName for a hash filter, else the built-in policy's
+// CompatibilityName(). The section's trailer covers every byte; readers
+// check it once, at open, whatever verify_checksums says: a damaged filter
+// would answer "absent" for keys the file has.
 //
-// Only RocksDB's built-in policies are accepted: their filters carry their
-// own parameters, so a reader needs no options to read them, and a filter
-// a reader cannot interpret reads as "may match" (no filter at all).
+// A filter whose name a reader does not know reads as "may match" (no
+// filter at all): a file stays readable by a reader that knows fewer
+// kinds. RocksDB's built-in filters carry their own parameters, the hash
+// filter its probes, so a reader needs no options to read either.
 //
 // Byte layout: docs/format.md, "Filter (version 3)".
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
+#include "table/hash_filter.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -45,36 +50,51 @@ constexpr uint32_t kFilterAlignment = 64;
 constexpr uint32_t kFilterSectionTail = 2 * 4;
 constexpr uint32_t kMaxFilterPolicyName = 255;
 
-// The policy option `value` names ("" for none, else a string
+// What option filter_policy asks for: a hash filter of `hash_bits` a key,
+// a built-in RocksDB `policy`, or neither.
+struct FilterSpec {
+  uint32_t hash_bits = 0;
+  std::shared_ptr<const FilterPolicy> policy;
+  bool none() const { return hash_bits == 0 && policy == nullptr; }
+};
+
+// The policy option `value` names ("" for none; "hashbloom:<bits>", bits
+// an integer in [kMinHashFilterBits, kMaxHashFilterBits]; else a string
 // FilterPolicy::CreateFromString reads, e.g. "bloomfilter:10" or
 // "ribbonfilter:10"): InvalidArgument naming the option if it names none,
 // or one that is not built in.
-Status ResolveFilterPolicy(const std::string& value,
-                           std::shared_ptr<const FilterPolicy>* policy);
+Status ResolveFilterPolicy(const std::string& value, FilterSpec* spec);
 
 // Collects the distinct user keys of a file being built.
 class FilterSectionBuilder {
  public:
-  // REQUIRES: `policy` came from ResolveFilterPolicy. Kept for the
-  // builder's life: RocksDB's bits builders may point into their policy
-  // (from 9.2 on, Bloom builders share a rounding balance held there).
-  explicit FilterSectionBuilder(std::shared_ptr<const FilterPolicy> policy);
+  // REQUIRES: `spec` came from ResolveFilterPolicy and is not none(). A
+  // built-in policy is kept for the builder's life: RocksDB's bits
+  // builders may point into their policy (from 9.2 on, Bloom builders
+  // share a rounding balance held there).
+  explicit FilterSectionBuilder(FilterSpec spec);
   ~FilterSectionBuilder();
 
-  // REQUIRES: each distinct key once (the builder's keys are sorted).
-  void AddKey(const Slice& user_key);
+  // REQUIRES: each distinct key once (the builder's keys are sorted);
+  // `hash` is its KeyHash with the file's seed.
+  Status AddKey(const Slice& user_key, uint64_t hash);
   uint64_t num_keys() const { return keys_; }
-  // What the filter's builder holds: RocksDB's built-in builders keep an
-  // 8-byte hash a key until Finish.
-  size_t MemoryUsage() const { return keys_ * 8; }
+  // What the filter's builder holds: 8 bytes a key until Finish (RocksDB's
+  // builders keep a hash a key too), or a hash filter's spilled sorter.
+  size_t MemoryUsage() const;
+  // A hash filter's hashes go to a sorter in `dir` (a built-in policy's
+  // builder keeps them: RocksDB's builders take keys, not sorted hashes).
+  Status Spill(SpillDir* dir, size_t budget);
   // The section's contents, for a section that starts at file offset
-  // `offset`.
-  Status Finish(uint64_t offset, std::string* contents);
+  // `offset`, handed to `sink` in pieces; `*filter_bytes` is the filter's.
+  Status Finish(uint64_t offset, const std::function<Status(const Slice&)>& sink,
+                uint64_t* filter_bytes);
   const std::string& policy_name() const { return policy_name_; }
 
  private:
   std::shared_ptr<const FilterPolicy> policy_;  // before bits_: outlives it
   std::unique_ptr<FilterBitsBuilder> bits_;
+  std::unique_ptr<HashFilterBuilder> hashes_;
   std::string compatibility_name_;
   std::string policy_name_;
   uint64_t keys_ = 0;
@@ -96,10 +116,20 @@ class FilterSection {
               const std::string& file);
 
   // False if the file has no filter, or one this reader cannot read.
-  bool usable() const { return reader_ != nullptr; }
-  // REQUIRES: usable(). Thread-safe, as RocksDB's filter readers are.
-  bool KeyMayMatch(const Slice& user_key) const;
-  void KeysMayMatch(int n, Slice** keys, bool* may_match) const;
+  bool usable() const { return reader_ != nullptr || hashed_; }
+  // Whether probes need the key's hash (KeyHash with the file's seed).
+  bool hashed() const { return hashed_; }
+  // REQUIRES: usable(); `hash` is the key's, if hashed(). Thread-safe, as
+  // RocksDB's filter readers are.
+  bool KeyMayMatch(const Slice& user_key, uint64_t hash) const {
+    return hashed_ ? hash_filter_.MayMatch(hash) : BuiltinMayMatch(user_key);
+  }
+  // REQUIRES: hashed().
+  void Prefetch(uint64_t hash) const { hash_filter_.Prefetch(hash); }
+  // `hashes` as KeyMayMatch's, if hashed() (whose lines the caller may
+  // have Prefetch-ed; a built-in filter prefetches its own).
+  void KeysMayMatch(int n, Slice** keys, const uint64_t* hashes,
+                    bool* may_match) const;
 
   size_t filter_bytes() const { return filter_.size(); }
   const std::string& policy_name() const { return name_; }
@@ -110,7 +140,11 @@ class FilterSection {
   std::string name_;
   std::unique_ptr<char[]> copy_;
   size_t copy_size_ = 0;
+  bool BuiltinMayMatch(const Slice& user_key) const;
+
   std::unique_ptr<FilterBitsReader> reader_;
+  HashFilterReader hash_filter_;
+  bool hashed_ = false;
 };
 
 }  // namespace robinhood

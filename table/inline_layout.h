@@ -23,6 +23,7 @@ class InlineLayout : public Layout {
   Status Open(const TableView* view) override;
   // Slots in key order are found by the key's rank, not a hash.
   uint64_t HashOf(const Slice& user_key) const override;
+  bool HashIsKeyHash() const override { return !table_.key_ordered(); }
   void PrefetchHome(const Slice& user_key, uint64_t hash) const override {
     table_.PrefetchHome(user_key, hash);
   }

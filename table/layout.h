@@ -50,6 +50,9 @@ class Layout {
 
   // What lookups of `user_key` hash with (0 where none is needed).
   virtual uint64_t HashOf(const Slice& user_key) const = 0;
+  // Whether HashOf is the key's KeyHash with the file's seed (what a hash
+  // filter takes), so a lookup hashes once.
+  virtual bool HashIsKeyHash() const { return true; }
   // Brings in the first bytes a lookup of `user_key` (hash `hash`) reads;
   // reads nothing of the file, checks nothing.
   virtual void PrefetchHome(const Slice& user_key, uint64_t hash) const = 0;

@@ -87,8 +87,8 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
   // optimize_filters_for_hits asks for no filter at the bottommost level,
   // where every lookup that reaches a file is meant to find its key;
   // SstFileWriter's skip_filters for none at all. As BlockBasedTable does.
-  std::shared_ptr<const FilterPolicy> policy;
-  status_ = ResolveFilterPolicy(options.filter_policy, &policy);
+  FilterSpec filter;
+  status_ = ResolveFilterPolicy(options.filter_policy, &filter);
 #if RH_HAS_BUILDER_SKIP_FILTERS
   const bool asked_none = tbo.skip_filters;
 #else
@@ -96,8 +96,8 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
 #endif
   const bool skip = asked_none || (tbo.ioptions.optimize_filters_for_hits &&
                                    tbo.is_bottommost);
-  if (policy != nullptr && !skip) {
-    filter_.reset(new FilterSectionBuilder(std::move(policy)));
+  if (!filter.none() && !skip) {
+    filter_.reset(new FilterSectionBuilder(std::move(filter)));
     props_.filter_policy_name = filter_->policy_name();
   }
 }
@@ -172,7 +172,14 @@ void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
       point_entries_ == 0 || ikey.user_key != Slice(last_user_key_);
   if (new_key) {
     last_user_key_.assign(ikey.user_key.data(), ikey.user_key.size());
-    if (filter_ != nullptr) filter_->AddKey(ikey.user_key);
+    if (filter_ != nullptr) {
+      s = filter_->AddKey(ikey.user_key,
+                          hash_(ikey.user_key, options_.hash_seed));
+      if (!s.ok()) {
+        status_ = s;
+        return;
+      }
+    }
   }
   last_packed_ = PackSequenceAndType(ikey.sequence, ikey.type);
   point_entries_++;
@@ -274,6 +281,9 @@ void RobinHoodTableBuilder::MaybeSpill(size_t held) {
     s = paged_->Spill(spill_dir_.get());
   }
   if (s.ok()) s = sparse_.Spill(spill_dir_.get());
+  if (s.ok() && filter_ != nullptr) {
+    s = filter_->Spill(spill_dir_.get(), options_.build_memory_limit / 4);
+  }
   if (!s.ok() && ok()) status_ = s;
 }
 
@@ -382,14 +392,18 @@ Status RobinHoodTableBuilder::Finish() {
   PutVarint64(&range_dels, props_.num_range_deletions);
   range_dels.append(range_dels_);
   WriteSection(range_dels, &meta.range_dels);
-  std::string filter;
   if (filter_ != nullptr && ok()) {
-    Status s = filter_->Finish(offset_, &filter);
-    if (!s.ok()) status_ = s;
-    props_.filter_size = filter.size();
+    uint64_t filter_bytes = 0;
+    WriteStreamedSection(
+        [&](const Sink& sink) {
+          return filter_->Finish(offset_, sink, &filter_bytes);
+        },
+        &meta.filter);
+    props_.filter_size = meta.filter.size;
     props_.num_filter_entries = filter_->num_keys();
+  } else {
+    WriteSection(Slice(), &meta.filter);
   }
-  WriteSection(filter, &meta.filter);
   // Inline slots are the data; their directory and samples the index.
   props_.index_size = (meta.is_inline() || meta.is_paged()
                            ? 0

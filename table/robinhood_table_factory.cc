@@ -149,7 +149,7 @@ Status RobinHoodTableFactory::Validate(const RobinHoodTableOptions& o) {
         "least " + std::to_string(O::kMinBuildMemoryLimit) + ", got " +
         std::to_string(o.build_memory_limit));
   }
-  std::shared_ptr<const FilterPolicy> filter;
+  FilterSpec filter;
   return ResolveFilterPolicy(o.filter_policy, &filter);
 }
 

@@ -122,47 +122,55 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
   ParsedInternalKey target;
   Status s = ParseInternalKey(key, &target, /*log_err_key=*/false);
   if (!s.ok()) return s;
+  const uint64_t hash = layout_->HashOf(target.user_key);
   if (filter_.usable() && !skip_filters) {
-    const bool may = filter_.KeyMayMatch(target.user_key);
+    // The home's line is asked for before the filter's, so a key the
+    // filter passes waits on the two at once, not one after the other.
+    layout_->PrefetchHome(target.user_key, hash);
+    const bool may =
+        filter_.KeyMayMatch(target.user_key, FilterHash(target.user_key, hash));
     RecordTick(may ? BLOOM_FILTER_FULL_POSITIVE : BLOOM_FILTER_USEFUL);
     if (!may) return Status::OK();
   }
-  return layout_->Get(target, layout_->HashOf(target.user_key), get_context);
+  return layout_->Get(target, hash, get_context);
 }
 
 void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
                                     const MultiGetContext::Range* range,
                                     const SliceTransform* /*prefix_extractor*/,
                                     bool skip_filters) {
-  // The filter first, for the whole batch (RocksDB's reader prefetches
-  // its lines), so keys it rules out cost no slot reads.
+  // Passes over the batch, so its cache misses overlap instead of coming
+  // one after another: the filter's lines (a hash filter's with every
+  // home, since both are asked for by hash), the filter's answers, the
+  // homes of the keys it passes; then each probe prefetches its first
+  // candidate entry (with mmap, where the entry is addressable); then
+  // each key is looked up, now mostly from cache.
   bool may_match[MultiGetContext::MAX_BATCH_SIZE];
-  const bool filtered = filter_.usable() && !skip_filters;
-  if (filtered) {
-    Slice user_keys[MultiGetContext::MAX_BATCH_SIZE];
-    Slice* key_ptrs[MultiGetContext::MAX_BATCH_SIZE];
-    int k = 0;
-    for (auto it = range->begin(); it != range->end(); ++it, ++k) {
-      user_keys[k] = ExtractUserKey(it->ikey);
-      key_ptrs[k] = &user_keys[k];
-    }
-    filter_.KeysMayMatch(k, key_ptrs, may_match);
-  }
-  // Then three passes over what is left, so its cache misses overlap
-  // instead of coming one after another: prefetch every home slot; probe
-  // each and prefetch the first candidate entry (with mmap, where the entry
-  // is addressable); then look each key up, now mostly from cache.
   uint64_t hashes[MultiGetContext::MAX_BATCH_SIZE];
-  size_t n = 0;
-  for (auto it = range->begin(); it != range->end(); ++it, ++n) {
+  const bool filtered = filter_.usable() && !skip_filters;
+  const bool hashed = filtered && filter_.hashed();
+  Slice user_keys[MultiGetContext::MAX_BATCH_SIZE];
+  Slice* key_ptrs[MultiGetContext::MAX_BATCH_SIZE];
+  uint64_t filter_hashes[MultiGetContext::MAX_BATCH_SIZE];
+  int k = 0;
+  for (auto it = range->begin(); it != range->end(); ++it, ++k) {
+    user_keys[k] = ExtractUserKey(it->ikey);
+    key_ptrs[k] = &user_keys[k];
+    hashes[k] = layout_->HashOf(user_keys[k]);
+    if (hashed) {
+      filter_hashes[k] = FilterHash(user_keys[k], hashes[k]);
+      filter_.Prefetch(filter_hashes[k]);
+      layout_->PrefetchHome(user_keys[k], hashes[k]);
+    }
+  }
+  if (filtered) filter_.KeysMayMatch(k, key_ptrs, filter_hashes, may_match);
+  for (int n = 0; n < k; ++n) {
     if (filtered) {
       RecordTick(may_match[n] ? BLOOM_FILTER_FULL_POSITIVE
                               : BLOOM_FILTER_USEFUL);
-      if (!may_match[n]) continue;
+      if (!may_match[n] || hashed) continue;
     }
-    const Slice user_key = ExtractUserKey(it->ikey);
-    hashes[n] = layout_->HashOf(user_key);
-    layout_->PrefetchHome(user_key, hashes[n]);
+    layout_->PrefetchHome(user_keys[n], hashes[n]);
   }
   size_t j = 0;
   for (auto it = range->begin(); it != range->end(); ++it, ++j) {

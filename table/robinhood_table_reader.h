@@ -86,6 +86,10 @@ class RobinHoodTableReader : public TableReader, private TableView {
   void RecordTick(Tickers ticker) const {
     if (ioptions_.stats != nullptr) ioptions_.stats->recordTick(ticker, 1);
   }
+  // What a hash filter takes for `user_key`, whose layout hash is `hash`.
+  uint64_t FilterHash(const Slice& user_key, uint64_t hash) const {
+    return layout_->HashIsKeyHash() ? hash : Hash(user_key);
+  }
   // ApproximateOffsetOf's answer, whatever the host's signature.
   uint64_t OffsetOf(const Slice& internal_key) const;
 

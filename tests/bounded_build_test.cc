@@ -155,6 +155,21 @@ TEST_F(BoundedBuildTest, Paged) {
          "paged"});
 }
 
+// The hash filter's hashes are sorted on disk and its blocks written one
+// after another: the same filter, in bounded memory.
+TEST_F(BoundedBuildTest, HashFilterOnEachLayout) {
+  RobinHoodTableOptions o;
+  o.filter_policy = "hashbloom:10";
+  Check({"inline-filter", Puts(1200000, false, 8, 8), o, kNoCompression,
+         &KeyHash, "inline"});
+  Check({"paged-filter", Puts(150000, true, 120, 9), o, kNoCompression,
+         &KeyHash, "paged"});
+  o.inline_slot_limit = 0;
+  o.page_layout = false;
+  Check({"log-filter", Puts(900000, true, 16, 10), o, kNoCompression,
+         &KeyHash, "log"});
+}
+
 TEST_F(BoundedBuildTest, LogWithSparseIndex) {
   RobinHoodTableOptions o;
   o.inline_slot_limit = 0;

@@ -1,12 +1,19 @@
-// Unit tests of the filter section (filter_section.h): what the builder
-// keeps alive, that its bytes do not depend on the host's defaults, the
-// alignment padding, and the reader's answers in place and from a copy.
+// Unit tests of the filter section (filter_section.h) and the hash filter
+// (hash_filter.h): what the builder keeps alive, that its bytes do not
+// depend on the host's defaults or on a memory bound, the alignment
+// padding, the reader's answers in place and from a copy, its false
+// positive rate, and what it makes of a damaged or unknown filter.
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <random>
 #include <string>
 
+#include "rocksdb/env.h"
+#include "rocksdb/file_system.h"
 #include "table/filter_section.h"
+#include "table/hash_index.h"
+#include "table/spill_buffer.h"
 #include "tests/test_util.h"
 #include "util/coding.h"
 
@@ -14,20 +21,42 @@ namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 namespace {
 
-std::shared_ptr<const FilterPolicy> Policy(const std::string& value) {
-  std::shared_ptr<const FilterPolicy> p;
-  EXPECT_OK(ResolveFilterPolicy(value, &p));
-  EXPECT_NE(p, nullptr) << value;
-  return p;
+constexpr uint64_t kSeed = 42;
+
+FilterSpec Spec(const std::string& value) {
+  FilterSpec spec;
+  EXPECT_OK(ResolveFilterPolicy(value, &spec));
+  EXPECT_FALSE(spec.none()) << value;
+  return spec;
 }
 
 std::string Key(int i) { return "key" + std::to_string(i * 7919); }
+uint64_t HashOf(int i) { return KeyHash(Key(i), kSeed); }
 
-std::string Build(const std::string& value, int keys, uint64_t offset) {
-  FilterSectionBuilder b(Policy(value));
-  for (int i = 0; i < keys; ++i) b.AddKey(Key(i));
+Status Finish(FilterSectionBuilder* b, uint64_t offset, std::string* out) {
+  out->clear();
+  uint64_t filter_bytes = 0;
+  return b->Finish(
+      offset,
+      [&](const Slice& piece) {
+        out->append(piece.data(), piece.size());
+        return Status::OK();
+      },
+      &filter_bytes);
+}
+
+// `spill_dir`: the builder's hashes go there after the first key.
+std::string Build(const std::string& value, int keys, uint64_t offset,
+                  SpillDir* spill_dir = nullptr) {
+  FilterSectionBuilder b(Spec(value));
+  for (int i = 0; i < keys; ++i) {
+    EXPECT_OK(b.AddKey(Key(i), HashOf(i)));
+    if (i == 0 && spill_dir != nullptr) {
+      EXPECT_OK(b.Spill(spill_dir, 64 << 10));  // 8K hashes a run
+    }
+  }
   std::string contents;
-  EXPECT_OK(b.Finish(offset, &contents));
+  EXPECT_OK(Finish(&b, offset, &contents));
   return contents;
 }
 
@@ -38,13 +67,13 @@ std::string Build(const std::string& value, int keys, uint64_t offset) {
 // freed memory at Finish, absent answers for keys the files held.)
 TEST(FilterSectionTest, BuilderKeepsItsPolicyAlive) {
   for (const char* value : {"bloomfilter:10", "ribbonfilter:10"}) {
-    std::shared_ptr<const FilterPolicy> p = Policy(value);
-    std::weak_ptr<const FilterPolicy> watch = p;
-    FilterSectionBuilder b(std::move(p));
+    FilterSpec spec = Spec(value);
+    std::weak_ptr<const FilterPolicy> watch = spec.policy;
+    FilterSectionBuilder b(std::move(spec));
     EXPECT_FALSE(watch.expired()) << value;
-    b.AddKey("a");
+    ASSERT_OK(b.AddKey("a", 0));
     std::string contents;
-    ASSERT_OK(b.Finish(0, &contents));
+    ASSERT_OK(Finish(&b, 0, &contents));
     EXPECT_FALSE(watch.expired()) << value;
   }
 }
@@ -64,20 +93,119 @@ TEST(FilterSectionTest, SizeFollowsTheKeysOnly) {
 }
 
 TEST(FilterSectionTest, PaddingAlignsTheFilterAndReadsBack) {
-  for (uint64_t offset : {0, 1, 63, 64, 1000}) {
-    SCOPED_TRACE(offset);
-    const std::string s = Build("bloomfilter:10", 500, offset);
-    const uint32_t pad = DecodeFixed32(s.data() + s.size() - 8);
-    EXPECT_EQ((offset + pad) % kFilterAlignment, 0u);
-    for (bool in_place : {false, true}) {
-      FilterSection f;
-      ASSERT_OK(f.Init(s, offset, in_place, "t.sst"));
-      ASSERT_TRUE(f.usable());
-      int passed = 0;
-      for (int i = 0; i < 500; ++i) ASSERT_TRUE(f.KeyMayMatch(Key(i))) << i;
-      for (int i = 500; i < 10500; ++i) passed += f.KeyMayMatch(Key(i));
-      EXPECT_LT(passed, 300);  // about 1% at 10 bits a key
+  for (const char* value : {"bloomfilter:10", "hashbloom:10"}) {
+    for (uint64_t offset : {0, 1, 63, 64, 1000}) {
+      SCOPED_TRACE(std::string(value) + " at " + std::to_string(offset));
+      const std::string s = Build(value, 500, offset);
+      const uint32_t pad = DecodeFixed32(s.data() + s.size() - 8);
+      EXPECT_EQ((offset + pad) % kFilterAlignment, 0u);
+      for (bool in_place : {false, true}) {
+        FilterSection f;
+        ASSERT_OK(f.Init(s, offset, in_place, "t.sst"));
+        ASSERT_TRUE(f.usable());
+        int passed = 0;
+        for (int i = 0; i < 500; ++i) {
+          ASSERT_TRUE(f.KeyMayMatch(Key(i), HashOf(i))) << i;
+        }
+        for (int i = 500; i < 10500; ++i) {
+          passed += f.KeyMayMatch(Key(i), HashOf(i));
+        }
+        EXPECT_LT(passed, 300);  // about 1% at 10 bits a key
+      }
     }
+  }
+}
+
+TEST(FilterSectionTest, HashFilterSizeAndRate) {
+  // 10 bits a key: 100000 keys take ceil(1e6 / 512) = 1954 blocks.
+  const std::string s = Build("hashbloom:10", 100000, 0);
+  const uint32_t name_len = DecodeFixed32(s.data() + s.size() - 4);
+  EXPECT_EQ(s.size() - name_len - kFilterSectionTail,
+            1954u * kHashFilterBlockBytes + kHashFilterTail);
+  EXPECT_EQ(HashFilterProbes(10), 6u);
+  FilterSection f;
+  ASSERT_OK(f.Init(s, 0, /*in_place=*/true, "t.sst"));
+  ASSERT_TRUE(f.hashed());
+  std::mt19937_64 rng(7);
+  int passed = 0;
+  const int kTries = 200000;
+  for (int i = 0; i < kTries; ++i) passed += f.KeyMayMatch(Slice(), rng());
+  // A cache-local Bloom filter of 10 bits a key: about 1%.
+  EXPECT_LT(passed, kTries * 15 / 1000);
+  EXPECT_GT(passed, kTries * 3 / 1000);
+  // The batch form answers as the single one.
+  Slice keys[3] = {"a", "b", "c"};
+  Slice* ptrs[3] = {&keys[0], &keys[1], &keys[2]};
+  const uint64_t hashes[3] = {HashOf(1), rng(), HashOf(99999)};
+  bool may[3];
+  f.KeysMayMatch(3, ptrs, hashes, may);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(may[i], f.KeyMayMatch(keys[i], hashes[i])) << i;
+  }
+  EXPECT_TRUE(may[0]);
+  EXPECT_TRUE(may[2]);
+}
+
+// A bounded builder writes the filter from its hashes sorted on disk,
+// block after block: the same bytes as built whole in memory.
+TEST(FilterSectionTest, HashFilterSpilledIsTheSame) {
+  const std::string dir = test_util::TempPath("filter", "spill");
+  ASSERT_OK(Env::Default()->CreateDirIfMissing(dir));
+  for (int keys : {1, 2, 1000, 100000}) {
+    SCOPED_TRACE(keys);
+    SpillDir spill(FileSystem::Default().get(), dir, "f");
+    EXPECT_EQ(Build("hashbloom:10", keys, 5, &spill),
+              Build("hashbloom:10", keys, 5));
+    if (keys == 100000) EXPECT_GT(spill.bytes_written(), 0u);
+  }
+  EXPECT_TRUE(test_util::ListDir(dir).empty());
+  Env::Default()->DeleteDir(dir).PermitUncheckedError();
+}
+
+TEST(FilterSectionTest, RefusesBadValues) {
+  for (const char* bad : {"hashbloom:", "hashbloom:0", "hashbloom:65",
+                          "hashbloom:x", "hashbloom:10.5", "hashbloom:-3",
+                          "nosuchfilter:10"}) {
+    FilterSpec spec;
+    const Status s = ResolveFilterPolicy(bad, &spec);
+    EXPECT_TRUE(s.IsInvalidArgument()) << bad;
+    EXPECT_NE(s.ToString().find("filter_policy"), std::string::npos) << bad;
+  }
+  FilterSpec spec;
+  ASSERT_OK(ResolveFilterPolicy("", &spec));
+  EXPECT_TRUE(spec.none());
+  ASSERT_OK(ResolveFilterPolicy("hashbloom:64", &spec));
+  EXPECT_EQ(spec.hash_bits, 64u);
+}
+
+// A hash filter whose own fields are bad is damage; a filter of a name
+// the reader does not know is no filter (every key may match).
+TEST(FilterSectionTest, DamagedOrUnknownHashFilter) {
+  const std::string good = Build("hashbloom:10", 1000, 0);
+  const uint32_t name_len = DecodeFixed32(good.data() + good.size() - 4);
+  const size_t filter_size = good.size() - name_len - kFilterSectionTail;
+  const size_t probes_at = filter_size - kHashFilterTail;
+  for (uint32_t probes : {0u, kMaxHashFilterProbes + 1, 0xffffffffu}) {
+    std::string s = good;
+    EncodeFixed32(&s[probes_at], probes);
+    FilterSection f;
+    const Status st = f.Init(s, 0, false, "t.sst");
+    EXPECT_TRUE(st.IsCorruption()) << probes;
+    EXPECT_NE(st.ToString().find("t.sst"), std::string::npos);
+  }
+  {
+    // A filter one byte short of whole blocks.
+    std::string cut = good.substr(0, filter_size - 1) +
+                      good.substr(filter_size);
+    FilterSection f;
+    EXPECT_TRUE(f.Init(cut, 0, false, "t.sst").IsCorruption());
+  }
+  {
+    std::string s = good;
+    s[filter_size] = 'X';  // the name: no longer one this reader knows
+    FilterSection f;
+    ASSERT_OK(f.Init(s, 0, false, "t.sst"));
+    EXPECT_FALSE(f.usable());
   }
 }
 

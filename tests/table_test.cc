@@ -368,8 +368,9 @@ TEST_P(TableRoundTrip, MatchesModel) {
     // are few).
     size_t passed = 0;
     for (const auto& k : user_keys) {
-      ASSERT_TRUE(filtered.filter().KeyMayMatch(k)) << k;
-      passed += filtered.filter().KeyMayMatch(k + "\x01");
+      ASSERT_TRUE(filtered.filter().KeyMayMatch(k, filtered.Hash(k))) << k;
+      const std::string absent = k + "\x01";
+      passed += filtered.filter().KeyMayMatch(absent, filtered.Hash(absent));
     }
     if (user_keys.size() >= 1000) {
       EXPECT_LT(passed, user_keys.size() / 20) << "false positives";
@@ -504,6 +505,24 @@ const Param kParams[] = {
      &KeyHash, kNoCompression, true, "paged", 0, true, "", kHashOrder, true},
     {"paged_bloom", 3000, 8, 32, 100, 100, 1, false, 0.85, 4096, 16,
      &KeyHash, kNoCompression, true, "paged", 0, true, "bloomfilter:10"},
+    // The hash filter, over the file's own hashes, on every layout.
+    {"hashbloom_versions", 2000, 4, 16, 0, 50, 6, false, 0.5, 256, 1,
+     &KeyHash, kNoCompression, false, "log", 0, true, "hashbloom:10"},
+    {"hashbloom_one_entry", 1, 8, 8, 4, 4, 1, false, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "inline", 0, true, "hashbloom:10"},
+    {"inline_hashbloom_hash_order", 5000, 8, 8, 4, 4, 1, true, 0.85, 4096,
+     16, &KeyHash, kNoCompression, true, "inline", 0, true, "hashbloom:10",
+     kHashOrder, false},
+    {"inline_keyorder_hashbloom", 3000, 8, 8, 4, 4, 1, true, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "inline", 0, true, "hashbloom:7",
+     kKeyOrder},
+    {"inline_hashbloom_all_one_hash", 200, 2, 10, 0, 30, 1, true, 0.85, 256,
+     4, &ConstantHash, kNoCompression, true, "inline", 0, true,
+     "hashbloom:10"},
+    {"paged_hashbloom", 3000, 8, 32, 100, 100, 1, false, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "paged", 0, true, "hashbloom:12"},
+    {"hashbloom_snappy", 3000, 8, 32, 0, 300, 3, false, 0.85, 1024, 8,
+     &KeyHash, kSnappyCompression, false, "log", 0, true, "hashbloom:10"},
     // Pages are never compressed: a compressing column family keeps the
     // log, whose blocks compress.
     {"paged_snappy_takes_the_log", 3000, 8, 32, 100, 300, 1, false, 0.85,

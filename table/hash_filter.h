@@ -1,0 +1,118 @@
+// The hash filter (filter_policy=hashbloom:<bits>): a cache-local Bloom
+// filter over the file's own 64-bit key hashes (KeyHash with the file's
+// seed, the hash the index already computes), so a probe hashes nothing
+// more, and a builder can write it from its hashes in hash order, one
+// block after another, without holding it (a bounded builder sorts them on
+// disk, spill_sorter.h).
+//
+// Its bytes are the filter of a filter section (filter_section.h) named
+// kHashFilterName; the section puts them at a multiple of 64 in the file.
+//
+//   +--------------------------------------+-------------+
+//   | blocks: m x 64 bytes                 | probes:     |
+//   |                                      | fixed32 LE  |
+//   +--------------------------------------+-------------+
+//   m:       at least 1, ceil(keys x bits / 512) as built
+//   block:   of hash h, FastRange32(h >> 32, m); 512 bits, bit b of the
+//            block is bit b % 8 of its byte b / 8
+//   probes:  k in [1, kMaxHashFilterProbes]; a key sets (and a lookup
+//            tests) k bits of its block: with x = h mod 2^32, each probe
+//            takes bit x >> 23, then x = x * 0x9e3779b9 mod 2^32
+//
+// A filter whose blocks sit at increasing hashes is what makes it stream:
+// the block of a hash never decreases as the hash grows.
+//
+// Byte layout: docs/format.md, "Filter (version 3)".
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rocksdb/slice.h"
+#include "rocksdb/status.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+class SpillDir;
+class SpillSorter;
+
+constexpr char kHashFilterName[] = "robinhood.HashBloom";
+constexpr uint32_t kHashFilterBlockBytes = 64;
+constexpr uint32_t kHashFilterTail = 4;
+constexpr uint32_t kMaxHashFilterProbes = 16;
+constexpr uint32_t kMinHashFilterBits = 1;
+constexpr uint32_t kMaxHashFilterBits = 64;
+
+// The probes for `bits` a key: about bits x 0.6, which a 512-bit block's
+// uneven load favors over the textbook bits x ln 2.
+uint32_t HashFilterProbes(uint32_t bits_per_key);
+
+class HashFilterBuilder {
+ public:
+  using Sink = std::function<Status(const Slice&)>;
+
+  // REQUIRES: bits_per_key in [kMinHashFilterBits, kMaxHashFilterBits].
+  explicit HashFilterBuilder(uint32_t bits_per_key);
+  ~HashFilterBuilder();
+
+  // Each distinct key's hash once (a hash twice only sets its bits twice).
+  Status Add(uint64_t hash);
+  uint64_t num_keys() const { return keys_; }
+  // 8 bytes a hash held; once spilled, what the sorter holds.
+  size_t MemoryUsage() const;
+  // Sends the hashes held, and every later one, to a sorter in `dir`
+  // holding at most `budget` bytes.
+  Status Spill(SpillDir* dir, size_t budget);
+  bool spilled() const { return sorter_ != nullptr; }
+
+  // The filter's bytes for the hashes added.
+  uint64_t FilterBytes() const;
+  // Hands them to `sink`: a block at a time once spilled; else built
+  // whole in memory (bits / 8 bytes a key, beside the hashes) first.
+  Status Finish(const Sink& sink);
+
+ private:
+  uint64_t Blocks() const;
+
+  const uint32_t bits_;
+  uint64_t keys_ = 0;
+  std::vector<uint64_t> held_;
+  std::unique_ptr<SpillSorter> sorter_;
+};
+
+// A filter read back: `filter` is its bytes, at an address that is a
+// multiple of 64 for one cache line a probe (filter_section.h sees to it).
+class HashFilterReader {
+ public:
+  // False if `filter` is not such a filter (the section names the
+  // corruption).
+  bool Init(const Slice& filter);
+  bool MayMatch(uint64_t hash) const {
+    const uint8_t* block = BlockOf(hash);
+    uint32_t x = static_cast<uint32_t>(hash);
+    for (uint32_t i = 0; i < probes_; ++i) {
+      const uint32_t bit = x >> 23;
+      if ((block[bit >> 3] & (1u << (bit & 7))) == 0) return false;
+      x *= 0x9e3779b9u;
+    }
+    return true;
+  }
+  void Prefetch(uint64_t hash) const { __builtin_prefetch(BlockOf(hash)); }
+
+ private:
+  const uint8_t* BlockOf(uint64_t hash) const {
+    const uint64_t i = ((hash >> 32) * blocks_) >> 32;
+    return blocks_at_ + i * kHashFilterBlockBytes;
+  }
+
+  const uint8_t* blocks_at_ = nullptr;
+  uint64_t blocks_ = 0;
+  uint32_t probes_ = 0;
+};
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE
