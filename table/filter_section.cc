@@ -145,8 +145,52 @@ Status FilterSectionBuilder::Finish(
 FilterSection::FilterSection() = default;
 FilterSection::~FilterSection() = default;
 
+namespace {
+// The name a section's last bytes give, or false if they give none.
+bool NameOf(const Slice& contents, Slice* name) {
+  const uint64_t size = contents.size();
+  if (size < kFilterSectionTail) return false;
+  const uint32_t name_len = DecodeFixed32(contents.data() + size - 4);
+  if (name_len > kMaxFilterPolicyName ||
+      uint64_t{name_len} + kFilterSectionTail > size) {
+    return false;
+  }
+  *name = Slice(contents.data() + size - kFilterSectionTail - name_len,
+                name_len);
+  return true;
+}
+}  // namespace
+
+Status FilterSection::Open(const SectionReader& file, const SectionHandle& h) {
+  if (h.size == 0) {
+    // No filter; the trailer of its empty contents is still checked.
+    std::string buf;
+    Slice contents;
+    return file.ReadSection(h, "filter", &buf, &contents);
+  }
+  if (h.size > file.file_size()) {
+    return CorruptionAt(file.file_name(), "filter", "larger than the file",
+                        h.offset);
+  }
+  std::string buf;
+  Slice raw;
+  Status s = file.ReadRange(h.offset, h.size + kTrailerSize, &buf, &raw);
+  if (!s.ok()) return s;
+  const Slice contents(raw.data(), h.size);
+  Slice name;
+  const bool lazy = file.mmap() && NameOf(contents, &name) &&
+                    name == Slice(kHashFilterName);
+  if (!lazy) {
+    s = VerifyTrailer(contents, raw.data() + h.size, file.file_name(),
+                      "filter", h.offset);
+    if (!s.ok()) return s;
+  }
+  return Init(contents, h.offset, file.mmap(), file.file_name(), !lazy);
+}
+
 Status FilterSection::Init(const Slice& contents, uint64_t offset,
-                           bool in_place, const std::string& file) {
+                           bool in_place, const std::string& file,
+                           bool checked) {
   if (contents.empty()) return Status::OK();  // no filter
   auto bad = [&](const char* what) {
     return CorruptionAt(file, "filter", what, offset);
@@ -167,6 +211,9 @@ Status FilterSection::Init(const Slice& contents, uint64_t offset,
   // RocksDB's filter readers take 32-bit lengths.
   if (filter_size > UINT32_MAX) return bad("filter over 4 GiB");
   name_.assign(contents.data() + pad + filter_size, name_len);
+  file_ = file;
+  filter_offset_ = offset + pad;
+  if (!checked && name_ != kHashFilterName) return bad("not checked");
   const char* at = contents.data() + pad;
   if (!in_place) {
     // An aligned copy, as in the mapping: one cache line a probe.
@@ -180,7 +227,8 @@ Status FilterSection::Init(const Slice& contents, uint64_t offset,
   }
   filter_ = Slice(at, filter_size);
   if (name_ == kHashFilterName) {
-    if (!hash_filter_.Init(filter_)) return bad("bad hash filter");
+    const char* why = nullptr;
+    if (!hash_filter_.Init(filter_, checked, &why)) return bad(why);
     hashed_ = true;
   } else if (name_ == BuiltinName()) {
     reader_.reset(BuiltinFilterPolicy::GetBuiltinFilterBitsReader(filter_));
@@ -188,19 +236,24 @@ Status FilterSection::Init(const Slice& contents, uint64_t offset,
   return Status::OK();
 }
 
+Status FilterSection::Damaged(uint64_t hash) const {
+  const uint64_t page = hash_filter_.PageOffsetOf(hash);
+  return CorruptionAt(file_, "filter",
+                      "checksum mismatch in page " +
+                          std::to_string(page / (kHashFilterPageBlocks *
+                                                 kHashFilterBlockBytes)),
+                      filter_offset_ + page);
+}
+
 bool FilterSection::BuiltinMayMatch(const Slice& user_key) const {
   assert(reader_ != nullptr);
   return reader_->MayMatch(user_key);
 }
 
-void FilterSection::KeysMayMatch(int n, Slice** keys, const uint64_t* hashes,
-                                 bool* may_match) const {
-  assert(usable());
-  if (!hashed_) {
-    reader_->MayMatch(n, keys, may_match);
-    return;
-  }
-  for (int i = 0; i < n; ++i) may_match[i] = hash_filter_.MayMatch(hashes[i]);
+void FilterSection::BuiltinKeysMayMatch(int n, Slice** keys,
+                                        bool* may_match) const {
+  assert(reader_ != nullptr);
+  reader_->MayMatch(n, keys, may_match);
 }
 
 }  // namespace robinhood

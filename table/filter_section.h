@@ -38,6 +38,7 @@
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 #include "table/hash_filter.h"
+#include "table/section_reader.h"
 
 namespace ROCKSDB_NAMESPACE {
 
@@ -109,39 +110,54 @@ class FilterSection {
   FilterSection();
   ~FilterSection();
 
-  // `contents` is the verified section at file offset `offset`. With
-  // `in_place` (mmap) the filter stays where it is and must outlive this;
-  // else it is copied to an aligned buffer.
+  // Reads section `h` of `file` (no filter if it is empty) and checks it,
+  // whatever verify_checksums says: all of it, except a mapped hash
+  // filter's blocks, which probes check a page at a time as they first
+  // read them (so opening a file does not read its whole filter).
+  Status Open(const SectionReader& file, const SectionHandle& h);
+  // `contents` is the section at file offset `offset`, checked if
+  // `checked` (else only a hash filter may be read, and it checks itself).
+  // With `in_place` (mmap) the filter stays where it is and must outlive
+  // this; else it is copied to an aligned buffer.
   Status Init(const Slice& contents, uint64_t offset, bool in_place,
-              const std::string& file);
+              const std::string& file, bool checked = true);
 
   // False if the file has no filter, or one this reader cannot read.
   bool usable() const { return reader_ != nullptr || hashed_; }
   // Whether probes need the key's hash (KeyHash with the file's seed).
   bool hashed() const { return hashed_; }
-  // REQUIRES: usable(); `hash` is the key's, if hashed(). Thread-safe, as
-  // RocksDB's filter readers are.
-  bool KeyMayMatch(const Slice& user_key, uint64_t hash) const {
-    return hashed_ ? hash_filter_.MayMatch(hash) : BuiltinMayMatch(user_key);
+  // REQUIRES: usable(); `hash` is the key's, if hashed(). `*may`: whether
+  // the file may hold the key; Corruption if the filter's page is
+  // damaged. Thread-safe, as RocksDB's filter readers are.
+  Status KeyMayMatch(const Slice& user_key, uint64_t hash, bool* may) const {
+    if (!hashed_) {
+      *may = BuiltinMayMatch(user_key);
+      return Status::OK();
+    }
+    const HashFilterReader::Answer a = hash_filter_.Probe(hash);
+    *may = a != HashFilterReader::kAbsent;
+    return a == HashFilterReader::kDamaged ? Damaged(hash) : Status::OK();
   }
   // REQUIRES: hashed().
   void Prefetch(uint64_t hash) const { hash_filter_.Prefetch(hash); }
-  // `hashes` as KeyMayMatch's, if hashed() (whose lines the caller may
-  // have Prefetch-ed; a built-in filter prefetches its own).
-  void KeysMayMatch(int n, Slice** keys, const uint64_t* hashes,
-                    bool* may_match) const;
+  // REQUIRES: usable() && !hashed(). A batch, whose lines RocksDB's
+  // filter prefetches first.
+  void BuiltinKeysMayMatch(int n, Slice** keys, bool* may_match) const;
 
   size_t filter_bytes() const { return filter_.size(); }
   const std::string& policy_name() const { return name_; }
-  size_t MemoryUsage() const { return copy_size_; }
+  size_t MemoryUsage() const { return copy_size_ + hash_filter_.MemoryUsage(); }
 
  private:
+  bool BuiltinMayMatch(const Slice& user_key) const;
+  Status Damaged(uint64_t hash) const;
+
   Slice filter_;
   std::string name_;
+  std::string file_;
+  uint64_t filter_offset_ = 0;  // in the file
   std::unique_ptr<char[]> copy_;
   size_t copy_size_ = 0;
-  bool BuiltinMayMatch(const Slice& user_key) const;
-
   std::unique_ptr<FilterBitsReader> reader_;
   HashFilterReader hash_filter_;
   bool hashed_ = false;

@@ -8,19 +8,24 @@
 // Its bytes are the filter of a filter section (filter_section.h) named
 // kHashFilterName; the section puts them at a multiple of 64 in the file.
 //
-//   +--------------------------------------+-------------+
-//   | blocks: m x 64 bytes                 | probes:     |
-//   |                                      | fixed32 LE  |
-//   +--------------------------------------+-------------+
-//   m:       at least 1, ceil(keys x bits / 512) as built
-//   block:   of hash h, FastRange32(h >> 32, m); 512 bits, bit b of the
+//   +----------------------+-------------+---------+---------+---------+
+//   | blocks: m x 64 bytes | page crcs:  | m:      | probes: | crc:    |
+//   |                      | p x fixed32 | fixed32 | fixed32 | fixed32 |
+//   +----------------------+-------------+---------+---------+---------+
+//   m:       1 .. 2^32 - 1, ceil(keys x bits / 512) as built
+//   block:   of hash h, ((h >> 32) x m) >> 32; 512 bits, bit b of the
 //            block is bit b % 8 of its byte b / 8
 //   probes:  k in [1, kMaxHashFilterProbes]; a key sets (and a lookup
 //            tests) k bits of its block: with x = h mod 2^32, each probe
 //            takes bit x >> 23, then x = x * 0x9e3779b9 mod 2^32
+//   page:    64 blocks, 4096 bytes (the last may be shorter); p =
+//            ceil(m / 64); a page's crc is the masked CRC32C of its blocks
+//   crc:     masked CRC32C of the page crcs, m and probes
 //
 // A filter whose blocks sit at increasing hashes is what makes it stream:
-// the block of a hash never decreases as the hash grows.
+// the block of a hash never decreases as the hash grows. The page crcs let
+// a mapped file's filter be checked a page at a time, as lookups first
+// touch it, so opening a file reads 4 bytes for every 4 KiB of filter.
 //
 // Byte layout: docs/format.md, "Filter (version 3)".
 #pragma once
@@ -33,6 +38,7 @@
 
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
+#include "table/verified_bits.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
@@ -42,7 +48,9 @@ class SpillSorter;
 
 constexpr char kHashFilterName[] = "robinhood.HashBloom";
 constexpr uint32_t kHashFilterBlockBytes = 64;
-constexpr uint32_t kHashFilterTail = 4;
+constexpr uint32_t kHashFilterPageBlocks = 64;
+// m, probes and the crc after the page crcs.
+constexpr uint32_t kHashFilterFixedTail = 12;
 constexpr uint32_t kMaxHashFilterProbes = 16;
 constexpr uint32_t kMinHashFilterBits = 1;
 constexpr uint32_t kMaxHashFilterBits = 64;
@@ -62,7 +70,8 @@ class HashFilterBuilder {
   // Each distinct key's hash once (a hash twice only sets its bits twice).
   Status Add(uint64_t hash);
   uint64_t num_keys() const { return keys_; }
-  // 8 bytes a hash held; once spilled, what the sorter holds.
+  // 8 bytes a hash held, in chunks of kHeldChunk; once spilled, what the
+  // sorter holds.
   size_t MemoryUsage() const;
   // Sends the hashes held, and every later one, to a sorter in `dir`
   // holding at most `budget` bytes.
@@ -72,7 +81,7 @@ class HashFilterBuilder {
   // The filter's bytes for the hashes added.
   uint64_t FilterBytes() const;
   // Hands them to `sink`: a block at a time once spilled; else built
-  // whole in memory (bits / 8 bytes a key, beside the hashes) first.
+  // whole in memory (bits / 8 bytes a key, beside the hashes) first. Once.
   Status Finish(const Sink& sink);
 
  private:
@@ -80,7 +89,8 @@ class HashFilterBuilder {
 
   const uint32_t bits_;
   uint64_t keys_ = 0;
-  std::vector<uint64_t> held_;
+  static constexpr size_t kHeldChunk = 65536;
+  std::vector<std::vector<uint64_t>> held_;
   std::unique_ptr<SpillSorter> sorter_;
 };
 
@@ -88,30 +98,51 @@ class HashFilterBuilder {
 // multiple of 64 for one cache line a probe (filter_section.h sees to it).
 class HashFilterReader {
  public:
-  // False if `filter` is not such a filter (the section names the
-  // corruption).
-  bool Init(const Slice& filter);
-  bool MayMatch(uint64_t hash) const {
-    const uint8_t* block = BlockOf(hash);
+  enum Answer { kAbsent, kMayMatch, kDamaged };
+
+  // Checks the tail (page crcs, m, probes) by its crc; `pages_checked`:
+  // the caller checked every byte already, else each page is checked the
+  // first time a probe reads it. False, with `*why`, if `filter` is not
+  // such a filter.
+  bool Init(const Slice& filter, bool pages_checked, const char** why);
+  Answer Probe(uint64_t hash) const {
+    const uint64_t i = BlockIndex(hash);
+    if (!pages_checked_ && !verified_.Test(i / kHashFilterPageBlocks) &&
+        !CheckPage(i / kHashFilterPageBlocks)) {
+      return kDamaged;
+    }
+    const uint8_t* block = blocks_at_ + i * kHashFilterBlockBytes;
     uint32_t x = static_cast<uint32_t>(hash);
-    for (uint32_t i = 0; i < probes_; ++i) {
+    for (uint32_t p = 0; p < probes_; ++p) {
       const uint32_t bit = x >> 23;
-      if ((block[bit >> 3] & (1u << (bit & 7))) == 0) return false;
+      if ((block[bit >> 3] & (1u << (bit & 7))) == 0) return kAbsent;
       x *= 0x9e3779b9u;
     }
-    return true;
+    return kMayMatch;
   }
-  void Prefetch(uint64_t hash) const { __builtin_prefetch(BlockOf(hash)); }
+  void Prefetch(uint64_t hash) const {
+    __builtin_prefetch(blocks_at_ + BlockIndex(hash) * kHashFilterBlockBytes);
+  }
+  // Where, from the filter's start, the page a probe of `hash` reads
+  // starts.
+  uint64_t PageOffsetOf(uint64_t hash) const {
+    return BlockIndex(hash) / kHashFilterPageBlocks * kHashFilterPageBlocks *
+           kHashFilterBlockBytes;
+  }
+  size_t MemoryUsage() const { return verified_.MemoryUsage(); }
 
  private:
-  const uint8_t* BlockOf(uint64_t hash) const {
-    const uint64_t i = ((hash >> 32) * blocks_) >> 32;
-    return blocks_at_ + i * kHashFilterBlockBytes;
+  uint64_t BlockIndex(uint64_t hash) const {
+    return ((hash >> 32) * blocks_) >> 32;
   }
+  bool CheckPage(uint64_t page) const;
 
   const uint8_t* blocks_at_ = nullptr;
+  const char* page_crcs_ = nullptr;
   uint64_t blocks_ = 0;
   uint32_t probes_ = 0;
+  bool pages_checked_ = true;
+  VerifiedBits verified_;
 };
 
 }  // namespace robinhood

@@ -58,11 +58,8 @@ Status RobinHoodTableReader::Init(SequenceNumber largest_seqno) {
   s = file_.ReadSection(meta.range_dels, "range deletions", &buf, &contents);
   if (s.ok()) s = LoadRangeDels(contents);
   if (s.ok() && HasFilterSection(meta.format_version)) {
-    // Checked here whatever verify_checksums says (filter_section.h).
-    s = file_.ReadSection(meta.filter, "filter", &buf, &contents);
-    if (s.ok()) {
-      s = filter_.Init(contents, meta.filter.offset, mmap(), fname);
-    }
+    // Checked whatever verify_checksums says (filter_section.h).
+    s = filter_.Open(file_, meta.filter);
   }
   return s;
 }
@@ -127,8 +124,10 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     // The home's line is asked for before the filter's, so a key the
     // filter passes waits on the two at once, not one after the other.
     layout_->PrefetchHome(target.user_key, hash);
-    const bool may =
-        filter_.KeyMayMatch(target.user_key, FilterHash(target.user_key, hash));
+    bool may = true;
+    s = filter_.KeyMayMatch(target.user_key, FilterHash(target.user_key, hash),
+                            &may);
+    if (!s.ok()) return s;
     RecordTick(may ? BLOOM_FILTER_FULL_POSITIVE : BLOOM_FILTER_USEFUL);
     if (!may) return Status::OK();
   }
@@ -140,11 +139,13 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
                                     const SliceTransform* /*prefix_extractor*/,
                                     bool skip_filters) {
   // Passes over the batch, so its cache misses overlap instead of coming
-  // one after another: the filter's lines (a hash filter's with every
-  // home, since both are asked for by hash), the filter's answers, the
+  // one after another: the filter's lines, the filter's answers, the
   // homes of the keys it passes; then each probe prefetches its first
   // candidate entry (with mmap, where the entry is addressable); then
-  // each key is looked up, now mostly from cache.
+  // each key is looked up, now mostly from cache. Not the filter's lines
+  // and the homes at once, as Get asks for them: a batch of both keeps
+  // more misses in flight than the core tracks (at 10M keys both at once
+  // ran at 0.90x the speed without a filter, the filter first at 1.05x).
   bool may_match[MultiGetContext::MAX_BATCH_SIZE];
   uint64_t hashes[MultiGetContext::MAX_BATCH_SIZE];
   const bool filtered = filter_.usable() && !skip_filters;
@@ -160,15 +161,23 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
     if (hashed) {
       filter_hashes[k] = FilterHash(user_keys[k], hashes[k]);
       filter_.Prefetch(filter_hashes[k]);
-      layout_->PrefetchHome(user_keys[k], hashes[k]);
     }
   }
-  if (filtered) filter_.KeysMayMatch(k, key_ptrs, filter_hashes, may_match);
+  Status damaged[MultiGetContext::MAX_BATCH_SIZE];
+  if (hashed) {
+    for (int n = 0; n < k; ++n) {
+      damaged[n] = filter_.KeyMayMatch(user_keys[n], filter_hashes[n],
+                                       &may_match[n]);
+      if (!damaged[n].ok()) may_match[n] = false;
+    }
+  } else if (filtered) {
+    filter_.BuiltinKeysMayMatch(k, key_ptrs, may_match);
+  }
   for (int n = 0; n < k; ++n) {
     if (filtered) {
       RecordTick(may_match[n] ? BLOOM_FILTER_FULL_POSITIVE
                               : BLOOM_FILTER_USEFUL);
-      if (!may_match[n] || hashed) continue;
+      if (!may_match[n]) continue;
     }
     layout_->PrefetchHome(user_keys[n], hashes[n]);
   }
@@ -180,7 +189,7 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
   size_t i = 0;
   for (auto it = range->begin(); it != range->end(); ++it, ++i) {
     if (filtered && !may_match[i]) {
-      *it->s = Status::OK();
+      *it->s = hashed ? damaged[i] : Status::OK();
       continue;
     }
     ParsedInternalKey target;

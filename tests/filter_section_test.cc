@@ -45,6 +45,13 @@ Status Finish(FilterSectionBuilder* b, uint64_t offset, std::string* out) {
       &filter_bytes);
 }
 
+// The filter's answer, which must not be damage.
+bool May(const FilterSection& f, const Slice& key, uint64_t hash) {
+  bool may = false;
+  EXPECT_OK(f.KeyMayMatch(key, hash, &may));
+  return may;
+}
+
 // `spill_dir`: the builder's hashes go there after the first key.
 std::string Build(const std::string& value, int keys, uint64_t offset,
                   SpillDir* spill_dir = nullptr) {
@@ -105,10 +112,10 @@ TEST(FilterSectionTest, PaddingAlignsTheFilterAndReadsBack) {
         ASSERT_TRUE(f.usable());
         int passed = 0;
         for (int i = 0; i < 500; ++i) {
-          ASSERT_TRUE(f.KeyMayMatch(Key(i), HashOf(i))) << i;
+          ASSERT_TRUE(May(f, Key(i), HashOf(i))) << i;
         }
         for (int i = 500; i < 10500; ++i) {
-          passed += f.KeyMayMatch(Key(i), HashOf(i));
+          passed += May(f, Key(i), HashOf(i));
         }
         EXPECT_LT(passed, 300);  // about 1% at 10 bits a key
       }
@@ -117,33 +124,26 @@ TEST(FilterSectionTest, PaddingAlignsTheFilterAndReadsBack) {
 }
 
 TEST(FilterSectionTest, HashFilterSizeAndRate) {
-  // 10 bits a key: 100000 keys take ceil(1e6 / 512) = 1954 blocks.
+  // 10 bits a key: 100000 keys take ceil(1e6 / 512) = 1954 blocks, in 31
+  // pages of 64 blocks.
   const std::string s = Build("hashbloom:10", 100000, 0);
   const uint32_t name_len = DecodeFixed32(s.data() + s.size() - 4);
   EXPECT_EQ(s.size() - name_len - kFilterSectionTail,
-            1954u * kHashFilterBlockBytes + kHashFilterTail);
+            1954u * kHashFilterBlockBytes + 31 * 4 + kHashFilterFixedTail);
   EXPECT_EQ(HashFilterProbes(10), 6u);
-  FilterSection f;
-  ASSERT_OK(f.Init(s, 0, /*in_place=*/true, "t.sst"));
-  ASSERT_TRUE(f.hashed());
-  std::mt19937_64 rng(7);
-  int passed = 0;
-  const int kTries = 200000;
-  for (int i = 0; i < kTries; ++i) passed += f.KeyMayMatch(Slice(), rng());
-  // A cache-local Bloom filter of 10 bits a key: about 1%.
-  EXPECT_LT(passed, kTries * 15 / 1000);
-  EXPECT_GT(passed, kTries * 3 / 1000);
-  // The batch form answers as the single one.
-  Slice keys[3] = {"a", "b", "c"};
-  Slice* ptrs[3] = {&keys[0], &keys[1], &keys[2]};
-  const uint64_t hashes[3] = {HashOf(1), rng(), HashOf(99999)};
-  bool may[3];
-  f.KeysMayMatch(3, ptrs, hashes, may);
-  for (int i = 0; i < 3; ++i) {
-    EXPECT_EQ(may[i], f.KeyMayMatch(keys[i], hashes[i])) << i;
+  for (bool checked : {true, false}) {
+    FilterSection f;
+    ASSERT_OK(f.Init(s, 0, /*in_place=*/true, "t.sst", checked));
+    ASSERT_TRUE(f.hashed());
+    std::mt19937_64 rng(7);
+    int passed = 0;
+    const int kTries = 200000;
+    for (int i = 0; i < kTries; ++i) passed += May(f, Slice(), rng());
+    // A cache-local Bloom filter of 10 bits a key: about 1%.
+    EXPECT_LT(passed, kTries * 15 / 1000);
+    EXPECT_GT(passed, kTries * 3 / 1000);
+    for (int i = 0; i < 100000; i += 7) ASSERT_TRUE(May(f, Key(i), HashOf(i)));
   }
-  EXPECT_TRUE(may[0]);
-  EXPECT_TRUE(may[2]);
 }
 
 // A bounded builder writes the filter from its hashes sorted on disk,
@@ -156,7 +156,9 @@ TEST(FilterSectionTest, HashFilterSpilledIsTheSame) {
     SpillDir spill(FileSystem::Default().get(), dir, "f");
     EXPECT_EQ(Build("hashbloom:10", keys, 5, &spill),
               Build("hashbloom:10", keys, 5));
-    if (keys == 100000) EXPECT_GT(spill.bytes_written(), 0u);
+    if (keys == 100000) {
+      EXPECT_GT(spill.bytes_written(), 0u);
+    }
   }
   EXPECT_TRUE(test_util::ListDir(dir).empty());
   Env::Default()->DeleteDir(dir).PermitUncheckedError();
@@ -178,25 +180,52 @@ TEST(FilterSectionTest, RefusesBadValues) {
   EXPECT_EQ(spec.hash_bits, 64u);
 }
 
-// A hash filter whose own fields are bad is damage; a filter of a name
-// the reader does not know is no filter (every key may match).
+// A hash filter whose own fields are bad is damage at open; a damaged
+// page is damage when a probe first reads it, if the filter was not
+// checked whole; a filter of a name the reader does not know is no filter
+// (every key may match).
 TEST(FilterSectionTest, DamagedOrUnknownHashFilter) {
-  const std::string good = Build("hashbloom:10", 1000, 0);
+  const int kKeys = 20000;  // 391 blocks: 7 pages
+  const std::string good = Build("hashbloom:10", kKeys, 0);
   const uint32_t name_len = DecodeFixed32(good.data() + good.size() - 4);
   const size_t filter_size = good.size() - name_len - kFilterSectionTail;
-  const size_t probes_at = filter_size - kHashFilterTail;
-  for (uint32_t probes : {0u, kMaxHashFilterProbes + 1, 0xffffffffu}) {
+  const size_t blocks_end = 391 * kHashFilterBlockBytes;
+  // Each byte of the tail: the page crcs, m, probes and the crc.
+  for (size_t at = blocks_end; at < filter_size; ++at) {
     std::string s = good;
-    EncodeFixed32(&s[probes_at], probes);
+    s[at] ^= 0x10;
     FilterSection f;
-    const Status st = f.Init(s, 0, false, "t.sst");
-    EXPECT_TRUE(st.IsCorruption()) << probes;
+    const Status st = f.Init(s, 0, true, "t.sst", /*checked=*/false);
+    EXPECT_TRUE(st.IsCorruption()) << at;
     EXPECT_NE(st.ToString().find("t.sst"), std::string::npos);
   }
   {
-    // A filter one byte short of whole blocks.
-    std::string cut = good.substr(0, filter_size - 1) +
-                      good.substr(filter_size);
+    // A block's bit: the probes that read its page say so, with where.
+    std::string s = good;
+    const size_t at = 3 * 4096 + 100;
+    s[at] ^= 0x01;
+    FilterSection f;
+    ASSERT_OK(f.Init(s, 0, true, "t.sst", /*checked=*/false));
+    int damaged = 0, fine = 0;
+    for (int i = 0; i < kKeys; ++i) {
+      bool may = false;
+      const Status st = f.KeyMayMatch(Key(i), HashOf(i), &may);
+      if (st.ok()) {
+        ASSERT_TRUE(may) << i;
+        ++fine;
+      } else {
+        ASSERT_TRUE(st.IsCorruption());
+        EXPECT_NE(st.ToString().find("page 3"), std::string::npos) << st.ToString();
+        EXPECT_NE(st.ToString().find("offset 12288"), std::string::npos)
+            << st.ToString();
+        ++damaged;
+      }
+    }
+    EXPECT_GT(damaged, 0);
+    EXPECT_GT(fine, 0);
+  }
+  {
+    std::string cut = good.substr(0, filter_size - 1) + good.substr(filter_size);
     FilterSection f;
     EXPECT_TRUE(f.Init(cut, 0, false, "t.sst").IsCorruption());
   }

@@ -69,7 +69,7 @@ sys.exit(0 if ok else 1)' "$OUT" "$1" ||
 run 0 info "$F"
 has '^table factory +RobinHoodTable$'
 has '^format version +3$'
-has '^filter +none$'
+has '^filter +[0-9]+ bytes, [0-9.]+ bits a key, robinhood\.HashBloom$'
 has '^comparator +leveldb\.BytewiseComparator$'
 has '^entries +1002 \(10 deletions, 10 merge operands\)$'
 has '^distinct keys +1002$'

@@ -368,9 +368,13 @@ TEST_P(TableRoundTrip, MatchesModel) {
     // are few).
     size_t passed = 0;
     for (const auto& k : user_keys) {
-      ASSERT_TRUE(filtered.filter().KeyMayMatch(k, filtered.Hash(k))) << k;
+      bool may = false;
+      ASSERT_OK(filtered.filter().KeyMayMatch(k, filtered.Hash(k), &may));
+      ASSERT_TRUE(may) << k;
       const std::string absent = k + "\x01";
-      passed += filtered.filter().KeyMayMatch(absent, filtered.Hash(absent));
+      ASSERT_OK(
+          filtered.filter().KeyMayMatch(absent, filtered.Hash(absent), &may));
+      passed += may;
     }
     if (user_keys.size() >= 1000) {
       EXPECT_LT(passed, user_keys.size() / 20) << "false positives";
@@ -702,8 +706,11 @@ TEST(TableTest, OverheadOfPages) {
   // their leading bytes but "0000") or less a page, 8 bytes of prefix
   // and end.
   EXPECT_LE(meta.block_table.size, 304u * (8 + 16) + 64);
-  // Properties, meta block and footer: a few KiB.
-  EXPECT_LE(h.FileSize(), meta.index.size + meta.block_table.size + 8192);
+  // The filter (10 bits a key), properties, meta block and footer: a
+  // few KiB.
+  EXPECT_LE(meta.filter.size, 10000u * 10 / 8 + 256);
+  EXPECT_LE(h.FileSize(), meta.index.size + meta.block_table.size +
+                              meta.filter.size + 8192);
 }
 
 // A file of entries that would leave much of a 4 KiB page empty takes
@@ -876,6 +883,7 @@ TEST(TableTest, BuilderMemoryIsBoundedPerKey) {
   RobinHoodTableOptions log_only;
   log_only.inline_slot_limit = 0;
   log_only.page_layout = false;
+  log_only.filter_policy = "";
   ASSERT_OK(h.Build(entries, log_only, &KeyHash, &peak));
   // 12 bytes a key for the hash index (in 64K-record chunks), plus the
   // sparse index (a 24-byte key every 16 entries) and the block table.
@@ -886,13 +894,28 @@ TEST(TableTest, BuilderMemoryIsBoundedPerKey) {
   // the file's bytes (the design bound) with everything else counted.
   Harness hi(false);
   size_t inline_peak = 0;
-  ASSERT_OK(hi.Build(entries, RobinHoodTableOptions(), &KeyHash,
-                     &inline_peak));
+  RobinHoodTableOptions unfiltered;
+  unfiltered.filter_policy = "";
+  ASSERT_OK(hi.Build(entries, unfiltered, &KeyHash, &inline_peak));
   std::unique_ptr<TableReader> t;
   ASSERT_OK(hi.Open(&t));
   ASSERT_NE(InlineOf(t.get()), nullptr);
   EXPECT_LE(inline_peak, hi.FileSize() * 3 / 2);
   EXPECT_GT(inline_peak, hi.FileSize() / 2);  // it does count the entries
+
+  // The default hash filter adds its hashes, 8 bytes a key, and at Finish
+  // its bits (10 a key), to either.
+  for (bool inline_file : {false, true}) {
+    Harness hf(false);
+    size_t filtered_peak = 0;
+    RobinHoodTableOptions o = inline_file ? RobinHoodTableOptions() : log_only;
+    o.filter_policy = "hashbloom:10";
+    ASSERT_OK(hf.Build(entries, o, &KeyHash, &filtered_peak));
+    const size_t without = inline_file ? inline_peak : peak;
+    EXPECT_GT(filtered_peak, without + n * 8 * 9 / 10) << inline_file;
+    EXPECT_LE(filtered_peak, without + n * 8 + n * 10 / 8 + 65536)
+        << inline_file;
+  }
 }
 
 // Without an order array, the first iterators made at once share one sort:
@@ -968,6 +991,9 @@ TEST(TableTest, InlineOpenReadsHeadsAndALookupOnePage) {
     entries = Sorted(entries, h.icmp());
     RobinHoodTableOptions o;
     o.inline_key_order = key_order;
+    // Without mmap a filter is read at open (bits / 8 bytes a key) and
+    // answers misses without a read: HashFilterPagesAreCheckedAsRead.
+    o.filter_policy = "";
     ASSERT_OK(h.Build(entries, o));
     const harness::FileMap l = harness::MapOf(&h);
     ASSERT_TRUE(l.meta.is_inline());
@@ -1018,6 +1044,80 @@ TEST(TableTest, InlineOpenReadsHeadsAndALookupOnePage) {
     // Runs go on past their page's end about once in a hundred lookups.
     EXPECT_GE(one_page, 4000 * 97 / 100);
   }
+}
+
+// The default hash filter: with mmap, opening a file reads none of its
+// blocks, and a damaged page of them is Corruption for the lookups that
+// read it (naming the page and where it is), a right answer for the
+// others; without mmap the filter is checked whole at open.
+TEST(TableTest, HashFilterPagesAreCheckedAsRead) {
+  Harness built(false);
+  Entries entries;
+  for (int i = 0; i < 100000; ++i) {
+    std::string k(8, '\0');
+    EncodeFixed64(&k[0], uint64_t{0x9e3779b97f4a7c15} * (i + 1));
+    entries.emplace_back(IKey(k, 0, kTypeValue), "v");
+  }
+  entries = Sorted(entries, built.icmp());
+  ASSERT_OK(built.Build(entries, RobinHoodTableOptions()));
+  std::unique_ptr<TableReader> t;
+  ASSERT_OK(built.Open(&t));
+  const SectionHandle filter = ViewOf(t.get()).meta().filter;
+  ASSERT_TRUE(ViewOf(t.get()).filter().hashed());
+  t.reset();
+  // Page 2 of the blocks (the filter starts at the next multiple of 64).
+  const uint64_t blocks_at = (filter.offset + 63) / 64 * 64;
+  const uint64_t page_at = blocks_at + 2 * 4096;
+  std::string bytes = built.ReadFileBytes();
+  bytes[page_at + 10] ^= 0x20;
+  built.Write(bytes);
+
+  {
+    Harness view(false);
+    view.Write(bytes);
+    std::unique_ptr<TableReader> unmapped;
+    const Status s = view.Open(&unmapped);
+    ASSERT_TRUE(s.IsCorruption()) << s.ToString();
+    EXPECT_NE(s.ToString().find("filter"), std::string::npos);
+  }
+  Harness mapped(true);
+  mapped.Write(bytes);
+  ASSERT_OK(mapped.Open(&t));
+  int damaged = 0, found = 0;
+  for (const auto& e : entries) {
+    PinnableSlice value;
+    SequenceNumber max_covering = 0;
+    MergeContext merge_context;
+    const std::string user_key = ExtractUserKey(e.first).ToString();
+    GetContext ctx(BytewiseComparator(), nullptr, nullptr, nullptr,
+                   GetContext::kNotFound, user_key, &value, nullptr, nullptr,
+                   &merge_context, true, &max_covering,
+                   SystemClock::Default().get());
+    const Status s = t->Get(ReadOptions(),
+                            IKey(user_key, kMaxSequenceNumber,
+                                 kValueTypeForSeek),
+                            &ctx, nullptr);
+    if (s.ok()) {
+      ASSERT_EQ(ctx.State(), GetContext::kFound);
+      ASSERT_EQ(value.ToString(), "v");
+      ++found;
+    } else {
+      ASSERT_TRUE(s.IsCorruption()) << s.ToString();
+      EXPECT_NE(s.ToString().find("filter: checksum mismatch in page 2 at offset " +
+                                  std::to_string(page_at)),
+                std::string::npos)
+          << s.ToString();
+      ++damaged;
+    }
+  }
+  // About 64 of the file's 1954 blocks.
+  EXPECT_GT(damaged, 2000);
+  EXPECT_LT(damaged, 5000);
+  EXPECT_EQ(found + damaged, static_cast<int>(entries.size()));
+  // A whole check reads the whole filter.
+  const Status whole = t->VerifyChecksum(ReadOptions(),
+                                         TableReaderCaller::kUncategorized);
+  EXPECT_TRUE(whole.IsCorruption());
 }
 
 // Prepare (a host's hint before a batch of Gets) on keys of any length,

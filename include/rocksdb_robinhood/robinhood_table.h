@@ -99,19 +99,23 @@ struct RobinHoodTableOptions {
   // version 6. false: such files keep the log layout.
   bool page_layout = true;
 
-  // A filter over each file's keys, built by RocksDB's own filter code and
-  // named as BlockBasedTable's filter_policy is in option strings:
-  // "bloomfilter:10" (10 bits a key, about 1% false positives) or
+  // A filter over each file's keys. Get and MultiGet ask it before the
+  // slots or pages, so a lookup of a key the file lacks reads one cache
+  // line of a filter of about bits / 8 bytes a key, which stays cached far
+  // better than the slots; a lookup of a key the file has asks for its
+  // home's line first and waits on both at once. It pays wherever lookups
+  // reach files that lack their keys: every level above the last, and
+  // keys that are often absent. "hashbloom:<bits>" (bits an integer from
+  // 1 to 64): a cache-local Bloom filter over the file's own key hashes,
+  // about 1% false positives at 10 bits, built within build_memory_limit.
+  // RocksDB's built-in filters, named as BlockBasedTable's filter_policy
+  // is in option strings, are accepted too: "bloomfilter:10",
   // "ribbonfilter:10" (the same rate in about 30% fewer bytes, slower to
-  // build). Get and MultiGet ask it before the hash table, so a lookup of
-  // a key the file lacks reads one cache line of the filter, which stays
-  // cached far better than the slots; lookups of keys the file has read
-  // both. Worth it where most lookups miss most files (several levels, or
-  // keys that are often absent). Only built-in policies are accepted.
+  // build and probe); their builders hold 8 bytes a key outside the bound.
   // Files built with optimize_filters_for_hits at the bottommost level get
   // none, as BlockBasedTable's. Readers use any file's filter whatever
   // this option says. Empty: no filter.
-  std::string filter_policy;
+  std::string filter_policy = "hashbloom:10";
 
   // A cache of decompressed log blocks, for files whose blocks are
   // compressed (a column family with a codec): a lookup whose block is
@@ -128,13 +132,13 @@ struct RobinHoodTableOptions {
 
   // The memory a builder may hold for one file, bytes. Past it, what a
   // builder otherwise holds for the whole file (the hash index's records,
-  // 12 bytes a key; an inline or paged file's entries; the sparse index)
-  // goes to temporary files in build_spill_dir, sorted in runs where it
-  // must be, and comes back at Finish: the file is the same byte for byte,
-  // at the cost of writing and reading that data once or twice more. Not
-  // covered: a filter's keys (RocksDB's filter builders hold 8 bytes a
-  // key), range tombstones, the open log block and the block table (4
-  // bytes a log block). In option strings a size: build_memory_limit=1G.
+  // 12 bytes a key; an inline or paged file's entries; the sparse index;
+  // a hash filter's hashes, 8 bytes a key) goes to temporary files in
+  // build_spill_dir, sorted in runs where it must be, and comes back at
+  // Finish: the file is the same byte for byte, at the cost of writing and
+  // reading that data once or twice more. Not covered: the keys of
+  // RocksDB's built-in filters (8 bytes a key), range tombstones, the open
+  // log block and the block table (4 bytes a log block). In option strings a size: build_memory_limit=1G.
   // 0: no bound. Otherwise at least kMinBuildMemoryLimit.
   uint64_t build_memory_limit = 0;
   static constexpr uint64_t kMinBuildMemoryLimit = uint64_t{16} << 20;
