@@ -23,7 +23,7 @@ uint64_t InlineLayout::HashOf(const Slice& user_key) const {
 }
 
 Status InlineLayout::Get(const ParsedInternalKey& target, uint64_t hash,
-                         GetContext* get_context) const {
+                         Hint /*hint*/, GetContext* get_context) const {
   std::string buf;
   bool found = false;
   Slice value;

@@ -24,10 +24,11 @@ class InlineLayout : public Layout {
   // Slots in key order are found by the key's rank, not a hash.
   uint64_t HashOf(const Slice& user_key) const override;
   bool HashIsKeyHash() const override { return !table_.key_ordered(); }
-  void PrefetchHome(const Slice& user_key, uint64_t hash) const override {
+  Hint PrefetchHome(const Slice& user_key, uint64_t hash) const override {
     table_.PrefetchHome(user_key, hash);
+    return kNoHint;
   }
-  Status Get(const ParsedInternalKey& target, uint64_t hash,
+  Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
              GetContext* get_context) const override;
   InternalIterator* NewIterator(Arena* arena, bool compaction,
                                 bool fill_cache,

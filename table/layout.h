@@ -53,16 +53,21 @@ class Layout {
   // Whether HashOf is the key's KeyHash with the file's seed (what a hash
   // filter takes), so a lookup hashes once.
   virtual bool HashIsKeyHash() const { return true; }
+  // What a layout whose home takes a search (the paged layout's page
+  // index) found while prefetching, for the same key's later calls, so
+  // they need not search again; kNoHint: nothing.
+  using Hint = uint64_t;
+  static constexpr Hint kNoHint = 0;
   // Brings in the first bytes a lookup of `user_key` (hash `hash`) reads;
   // reads nothing of the file, checks nothing.
-  virtual void PrefetchHome(const Slice& user_key, uint64_t hash) const = 0;
+  virtual Hint PrefetchHome(const Slice& user_key, uint64_t hash) const = 0;
   // MultiGet's second pass, once every key's home is on its way: brings in
   // what the lookup reads after its home, if the layout can know it.
-  virtual void PrefetchAfterHome(const Slice& /*user_key*/,
-                                 uint64_t /*hash*/) const {}
+  virtual void PrefetchAfterHome(const Slice& /*user_key*/, uint64_t /*hash*/,
+                                 Hint /*hint*/) const {}
   // The entries of `target`'s user key visible at its sequence number,
-  // newest first, into `get_context`.
-  virtual Status Get(const ParsedInternalKey& target, uint64_t hash,
+  // newest first, into `get_context`; `hint` from this key's PrefetchHome.
+  virtual Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
                      GetContext* get_context) const = 0;
   // An iterator over every entry in internal-key order; `compaction`: it
   // will read them all, in order, once (readahead `readahead` bytes);

@@ -40,8 +40,8 @@ uint64_t LogLayout::HashOf(const Slice& user_key) const {
   return view_->Hash(user_key);
 }
 
-void LogLayout::PrefetchAfterHome(const Slice& /*user_key*/,
-                                  uint64_t hash) const {
+void LogLayout::PrefetchAfterHome(const Slice& /*user_key*/, uint64_t hash,
+                                  Hint /*hint*/) const {
   // With mmap the first candidate entry is addressable: bring it in too.
   if (!view_->mmap()) return;
   const uint64_t log_bytes = view_->meta().log_logical_bytes;
@@ -75,7 +75,7 @@ Status LogLayout::FindNewest(const Slice& user_key, uint64_t hash, bool verify,
 }
 
 Status LogLayout::Get(const ParsedInternalKey& target, uint64_t hash,
-                      GetContext* get_context) const {
+                      Hint /*hint*/, GetContext* get_context) const {
   std::string buf;
   CachedBlock pin;  // holds `at`'s block, if cached, until we return
   bool found = false;

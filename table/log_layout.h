@@ -26,11 +26,13 @@ class LogLayout : public Layout {
 
   Status Open(const TableView* view) override;
   uint64_t HashOf(const Slice& user_key) const override;
-  void PrefetchHome(const Slice& /*user_key*/, uint64_t hash) const override {
+  Hint PrefetchHome(const Slice& /*user_key*/, uint64_t hash) const override {
     index_.PrefetchHome(hash);
+    return kNoHint;
   }
-  void PrefetchAfterHome(const Slice& user_key, uint64_t hash) const override;
-  Status Get(const ParsedInternalKey& target, uint64_t hash,
+  void PrefetchAfterHome(const Slice& user_key, uint64_t hash,
+                         Hint hint) const override;
+  Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
              GetContext* get_context) const override;
   InternalIterator* NewIterator(Arena* arena, bool compaction,
                                 bool fill_cache,

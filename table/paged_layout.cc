@@ -68,28 +68,36 @@ Status PagedLayout::ReadPages(uint64_t first, uint64_t count,
   return Status::OK();
 }
 
-const char* PagedLayout::MappedPageOf(const Slice& user_key) const {
+const char* PagedLayout::MappedPageOf(const Slice& user_key,
+                                      Hint* hint) const {
   // A prefetch never reads: only with mmap, once the index is in.
-  const PageIndex* index = index_.load(std::memory_order_acquire);
   uint64_t page = 0;
-  if (!view_->mmap() || index == nullptr || !index->Find(user_key, &page)) {
-    return nullptr;
+  if (*hint != kNoHint) {
+    page = *hint - 1;
+  } else {
+    const PageIndex* index = index_.load(std::memory_order_acquire);
+    if (!view_->mmap() || index == nullptr || !index->Find(user_key, &page)) {
+      return nullptr;
+    }
+    *hint = page + 1;
   }
   return view_->file().mapping().data() + page * page_bytes_;
 }
 
-void PagedLayout::PrefetchHome(const Slice& user_key,
-                               uint64_t /*hash*/) const {
-  const char* page = MappedPageOf(user_key);
-  if (page == nullptr) return;
+Layout::Hint PagedLayout::PrefetchHome(const Slice& user_key,
+                                       uint64_t /*hash*/) const {
+  Hint hint = kNoHint;
+  const char* page = MappedPageOf(user_key, &hint);
+  if (page == nullptr) return kNoHint;
   // The tail: crc, n and tags in the last line, offsets before them.
   __builtin_prefetch(page + page_bytes_ - 64);
   __builtin_prefetch(page + page_bytes_ - 128);
+  return hint;
 }
 
-void PagedLayout::PrefetchAfterHome(const Slice& user_key,
-                                    uint64_t hash) const {
-  const char* page = MappedPageOf(user_key);
+void PagedLayout::PrefetchAfterHome(const Slice& user_key, uint64_t hash,
+                                    Hint hint) const {
+  const char* page = MappedPageOf(user_key, &hint);
   if (page == nullptr) return;
   // Unchecked bytes: the page is checked when the lookup reads it; a hint
   // that lands anywhere in the page costs nothing but the hint.
@@ -100,13 +108,21 @@ void PagedLayout::PrefetchAfterHome(const Slice& user_key,
 }
 
 Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
-                         std::string* buf, Slice* value, bool* found) const {
+                         std::string* buf, Slice* value, bool* found,
+                         Hint hint) const {
   *found = false;
-  const PageIndex* index = nullptr;
-  Status s = Index(&index);
-  if (!s.ok()) return s;
   uint64_t page = 0;
-  if (!index->Find(user_key, &page)) return Status::OK();
+  if (hint != kNoHint) {
+    // PrefetchHome searched the index for this key (ReadPages checks the
+    // page is in the file).
+    page = hint - 1;
+  } else {
+    const PageIndex* index = nullptr;
+    Status s = Index(&index);
+    if (!s.ok()) return s;
+    if (!index->Find(user_key, &page)) return Status::OK();
+  }
+  Status s;
   if (view_->mmap()) {
     // The tail's last two lines (n and tags, the offsets before them) at
     // once, not one after the other.
@@ -135,11 +151,11 @@ Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
 }
 
 Status PagedLayout::Get(const ParsedInternalKey& target, uint64_t hash,
-                        GetContext* get_context) const {
+                        Hint hint, GetContext* get_context) const {
   std::string buf;
   Slice value;
   bool found = false;
-  Status s = Find(target.user_key, hash, &buf, &value, &found);
+  Status s = Find(target.user_key, hash, &buf, &value, &found, hint);
   if (!s.ok() || !found) return s;
   return SaveCompactedPut(*view_, target, value, get_context);
 }

@@ -35,10 +35,12 @@ class PagedLayout : public Layout {
 
   Status Open(const TableView* view) override;
   uint64_t HashOf(const Slice& user_key) const override;
-  void PrefetchHome(const Slice& user_key, uint64_t hash) const override;
+  // The hint is the key's page plus one.
+  Hint PrefetchHome(const Slice& user_key, uint64_t hash) const override;
   // The entry whose tag matches, now that the page's tail is on its way.
-  void PrefetchAfterHome(const Slice& user_key, uint64_t hash) const override;
-  Status Get(const ParsedInternalKey& target, uint64_t hash,
+  void PrefetchAfterHome(const Slice& user_key, uint64_t hash,
+                         Hint hint) const override;
+  Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
              GetContext* get_context) const override;
   InternalIterator* NewIterator(Arena* arena, bool compaction,
                                 bool fill_cache,
@@ -49,9 +51,10 @@ class PagedLayout : public Layout {
   const PagedLayout* AsPaged() const override { return this; }
 
   // The value of `user_key` (hash `hash`), if the file holds it: into
-  // `*value`, pointing into the mapping or `*buf`.
+  // `*value`, pointing into the mapping or `*buf`. `hint`: PrefetchHome's
+  // for this key, or kNoHint.
   Status Find(const Slice& user_key, uint64_t hash, std::string* buf,
-              Slice* value, bool* found) const;
+              Slice* value, bool* found, Hint hint = kNoHint) const;
   uint64_t pages() const { return pages_; }
   uint32_t page_bytes() const { return page_bytes_; }
   // The page index, read and checked on the first call.
@@ -69,8 +72,9 @@ class PagedLayout : public Layout {
  private:
   Status LoadIndex(const PageIndex** index) const;
   // With mmap and the index read: the mapped page that may hold
-  // `user_key`, or null. Reads nothing of the file, checks nothing.
-  const char* MappedPageOf(const Slice& user_key) const;
+  // `user_key`, or null. Reads nothing of the file, checks nothing. A
+  // `*hint` names the page; else it is set to name the page found.
+  const char* MappedPageOf(const Slice& user_key, Hint* hint) const;
 
   const TableView* view_ = nullptr;
   uint64_t pages_ = 0;

@@ -120,10 +120,11 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
   Status s = ParseInternalKey(key, &target, /*log_err_key=*/false);
   if (!s.ok()) return s;
   const uint64_t hash = layout_->HashOf(target.user_key);
+  Layout::Hint hint = Layout::kNoHint;
   if (filter_.usable() && !skip_filters) {
     // The home's line is asked for before the filter's, so a key the
     // filter passes waits on the two at once, not one after the other.
-    layout_->PrefetchHome(target.user_key, hash);
+    hint = layout_->PrefetchHome(target.user_key, hash);
     bool may = true;
     s = filter_.KeyMayMatch(target.user_key, FilterHash(target.user_key, hash),
                             &may);
@@ -131,7 +132,7 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     RecordTick(may ? BLOOM_FILTER_FULL_POSITIVE : BLOOM_FILTER_USEFUL);
     if (!may) return Status::OK();
   }
-  return layout_->Get(target, hash, get_context);
+  return layout_->Get(target, hash, hint, get_context);
 }
 
 void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
@@ -148,6 +149,7 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
   // ran at 0.90x the speed without a filter, the filter first at 1.05x).
   bool may_match[MultiGetContext::MAX_BATCH_SIZE];
   uint64_t hashes[MultiGetContext::MAX_BATCH_SIZE];
+  Layout::Hint hints[MultiGetContext::MAX_BATCH_SIZE];
   const bool filtered = filter_.usable() && !skip_filters;
   const bool hashed = filtered && filter_.hashed();
   Slice user_keys[MultiGetContext::MAX_BATCH_SIZE];
@@ -174,17 +176,18 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
     filter_.BuiltinKeysMayMatch(k, key_ptrs, may_match);
   }
   for (int n = 0; n < k; ++n) {
+    hints[n] = Layout::kNoHint;
     if (filtered) {
       RecordTick(may_match[n] ? BLOOM_FILTER_FULL_POSITIVE
                               : BLOOM_FILTER_USEFUL);
       if (!may_match[n]) continue;
     }
-    layout_->PrefetchHome(user_keys[n], hashes[n]);
+    hints[n] = layout_->PrefetchHome(user_keys[n], hashes[n]);
   }
   size_t j = 0;
   for (auto it = range->begin(); it != range->end(); ++it, ++j) {
     if (filtered && !may_match[j]) continue;
-    layout_->PrefetchAfterHome(ExtractUserKey(it->ikey), hashes[j]);
+    layout_->PrefetchAfterHome(ExtractUserKey(it->ikey), hashes[j], hints[j]);
   }
   size_t i = 0;
   for (auto it = range->begin(); it != range->end(); ++it, ++i) {
@@ -195,7 +198,7 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
     ParsedInternalKey target;
     *it->s = ParseInternalKey(it->ikey, &target, /*log_err_key=*/false);
     if (it->s->ok()) {
-      *it->s = layout_->Get(target, hashes[i], it->get_context);
+      *it->s = layout_->Get(target, hashes[i], hints[i], it->get_context);
     }
   }
 }
