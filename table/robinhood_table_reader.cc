@@ -211,8 +211,11 @@ void RobinHoodTableReader::Prepare(const Slice& internal_key) {
                        internal_key.size() - kNumInternalBytes);
   // No filter probe: the Get that follows probes it anyway, so a probe
   // here would add a cache miss to every key, where a key the filter rules
-  // out only wastes one prefetch.
-  layout_->PrefetchHome(user_key, layout_->HashOf(user_key));
+  // out only wastes one prefetch. A hash filter's line is prefetched too,
+  // so that Get finds both in cache.
+  const uint64_t hash = layout_->HashOf(user_key);
+  if (filter_.hashed()) filter_.Prefetch(FilterHash(user_key, hash));
+  layout_->PrefetchHome(user_key, hash);
 }
 
 InternalIterator* RobinHoodTableReader::NewIterator(
