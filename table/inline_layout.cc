@@ -23,12 +23,13 @@ uint64_t InlineLayout::HashOf(const Slice& user_key) const {
 }
 
 Status InlineLayout::Get(const ParsedInternalKey& target, uint64_t hash,
-                         Hint /*hint*/, GetContext* get_context) const {
+                         Hint hint, GetContext* get_context) const {
   std::string buf;
   bool found = false;
   Slice value;
   Status s =
-      table_.Find(target.user_key, hash, kVerifyReads, &buf, &value, &found);
+      table_.Find(target.user_key, hash, kVerifyReads, &buf, &value, &found,
+                  hint);
   if (!s.ok() || !found) return s;
   return SaveCompactedPut(*view_, target, value, get_context);
 }

@@ -24,9 +24,9 @@ class InlineLayout : public Layout {
   // Slots in key order are found by the key's rank, not a hash.
   uint64_t HashOf(const Slice& user_key) const override;
   bool HashIsKeyHash() const override { return !table_.key_ordered(); }
+  // The hint is the key's home plus one.
   Hint PrefetchHome(const Slice& user_key, uint64_t hash) const override {
-    table_.PrefetchHome(user_key, hash);
-    return kNoHint;
+    return table_.PrefetchHome(user_key, hash);
   }
   Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
              GetContext* get_context) const override;

@@ -164,9 +164,11 @@ class InlineTable {
   }
 
   // Finds `user_key` (whose hash is `hash`): `*found`, and its value in
-  // `*value` (in the mapping, or in `*buf`).
+  // `*value` (in the mapping, or in `*buf`). `known_home`: what
+  // PrefetchHome returned for this key, or 0.
   Status Find(const Slice& user_key, uint64_t hash, bool verify,
-              std::string* buf, Slice* value, bool* found) const;
+              std::string* buf, Slice* value, bool* found,
+              uint64_t known_home = 0) const;
   // Walks the run of slots an entry of home `home` may lie in, reading it
   // (checked as ReadRun checks): calls `candidate(p, slot)` for each used
   // slot whose entry has that home, until it returns true, and stops
@@ -207,8 +209,9 @@ class InlineTable {
     if (read != nullptr) *read = std::min(d + 1, count);
     return Status::OK();
   }
-  // With mmap: brings the first two cache lines of the key's home run in.
-  void PrefetchHome(const Slice& user_key, uint64_t hash) const;
+  // With mmap: brings the first cache line of the key's home run in, and
+  // returns its home plus one (0 where it computed none), for Find.
+  uint64_t PrefetchHome(const Slice& user_key, uint64_t hash) const;
   // With mmap: brings slot `slot` in (nothing for one out of range).
   void PrefetchSlot(uint64_t slot) const;
   // With mmap and an order array: brings the slot of the entry at

@@ -122,12 +122,16 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
   const uint64_t hash = layout_->HashOf(target.user_key);
   Layout::Hint hint = Layout::kNoHint;
   if (filter_.usable() && !skip_filters) {
-    // The home's line is asked for before the filter's, so a key the
-    // filter passes waits on the two at once, not one after the other.
+    // The filter's line and the home's are asked for before either is
+    // read, so a key waits on the two at once, not one after the other (a
+    // hash filter's first: finding a home may take a search, the paged
+    // layout's, that the filter's line arrives during).
+    const uint64_t filter_hash =
+        filter_.hashed() ? FilterHash(target.user_key, hash) : 0;
+    if (filter_.hashed()) filter_.Prefetch(filter_hash);
     hint = layout_->PrefetchHome(target.user_key, hash);
     bool may = true;
-    s = filter_.KeyMayMatch(target.user_key, FilterHash(target.user_key, hash),
-                            &may);
+    s = filter_.KeyMayMatch(target.user_key, filter_hash, &may);
     if (!s.ok()) return s;
     RecordTick(may ? BLOOM_FILTER_FULL_POSITIVE : BLOOM_FILTER_USEFUL);
     if (!may) return Status::OK();
