@@ -37,7 +37,7 @@ FilterBitsBuilder* NewBitsBuilder(const FilterPolicy& policy) {
 
 Status ResolveFilterPolicy(const std::string& value, FilterSpec* spec) {
   *spec = FilterSpec();
-  if (value.empty()) return Status::OK();
+  if (value.empty() || value == kNoFilterPolicy) return Status::OK();
   auto refuse = [&](const std::string& why) {
     return Status::InvalidArgument("RobinHoodTable option filter_policy=" +
                                    value + ": " + why);

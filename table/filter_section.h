@@ -59,7 +59,10 @@ struct FilterSpec {
   bool none() const { return hash_bits == 0 && policy == nullptr; }
 };
 
-// The policy option `value` names ("" for none; "hashbloom:<bits>", bits
+// How OPTIONS files and option strings may say "no filter", beside "".
+constexpr char kNoFilterPolicy[] = "none";
+
+// The policy option `value` names ("" or "none" for none; "hashbloom:<bits>", bits
 // an integer in [kMinHashFilterBits, kMaxHashFilterBits]; else a string
 // FilterPolicy::CreateFromString reads, e.g. "bloomfilter:10" or
 // "ribbonfilter:10"): InvalidArgument naming the option if it names none,

@@ -68,10 +68,30 @@ std::unordered_map<std::string, OptionTypeInfo> robinhood_type_info = {
      {offsetof(struct RobinHoodTableOptions, page_layout),
       OptionType::kBoolean, OptionVerificationType::kNormal,
       OptionTypeFlags::kNone}},
+    // No filter is "" in the struct and "none" in OPTIONS files: with a
+    // default that is not empty, an empty value must survive a round trip
+    // (9.x's OPTIONS check drops it, then finds the default).
     {"filter_policy",
      {offsetof(struct RobinHoodTableOptions, filter_policy),
       OptionType::kString, OptionVerificationType::kNormal,
-      OptionTypeFlags::kNone}},
+      OptionTypeFlags::kNone,
+      [](const ConfigOptions& /*opts*/, const std::string& /*name*/,
+         const std::string& value, void* addr) {
+        *static_cast<std::string*>(addr) =
+            value == kNoFilterPolicy ? std::string() : value;
+        return Status::OK();
+      },
+      [](const ConfigOptions& /*opts*/, const std::string& /*name*/,
+         const void* addr, std::string* value) {
+        const auto* policy = static_cast<const std::string*>(addr);
+        *value = policy->empty() ? kNoFilterPolicy : *policy;
+        return Status::OK();
+      },
+      [](const ConfigOptions& /*opts*/, const std::string& /*name*/,
+         const void* addr1, const void* addr2, std::string* /*mismatch*/) {
+        return *static_cast<const std::string*>(addr1) ==
+               *static_cast<const std::string*>(addr2);
+      }}},
     {"build_memory_limit",
      {offsetof(struct RobinHoodTableOptions, build_memory_limit),
       OptionType::kUInt64T, OptionVerificationType::kNormal,

@@ -242,6 +242,11 @@ class DifferentialTest : public testing::TestWithParam<bool>,
     rh_table_.inline_order_array = (rh_table_.hash_seed >> 7) & 1;
     const char* const filters[] = {"", "", "bloomfilter:10", "ribbonfilter:6"};
     rh_table_.filter_policy = filters[(rh_table_.hash_seed >> 8) & 3];
+    // The hash filter in place of no filter half the time, from a bit not
+    // drawn before.
+    if (rh_table_.filter_policy.empty() && ((rh_table_.hash_seed >> 16) & 1)) {
+      rh_table_.filter_policy = "hashbloom:10";
+    }
     rh_table_.inline_key_order = ((rh_table_.hash_seed >> 10) & 3) != 0;
     rh_table_.page_layout = ((rh_table_.hash_seed >> 12) & 3) != 0;
     // A block cache that holds every block, one small enough to evict

@@ -278,7 +278,9 @@ INSTANTIATE_TEST_SUITE_P(
                     Golden{6, "paged_bloom", kNoCompression, false,
                            "bloomfilter:10", false, true},
                     Golden{7, "large_pages", kNoCompression, false, "", false,
-                           true, true}),
+                           true, true},
+                    Golden{7, "large_pages_hashbloom", kNoCompression, false,
+                           "hashbloom:10", false, true, true}),
     GoldenName);
 
 // The filters too: RocksDB's Bloom and Ribbon formats are persistent, and
@@ -300,7 +302,9 @@ INSTANTIATE_TEST_SUITE_P(
                     Golden{6, "paged_bloom", kNoCompression, false,
                            "bloomfilter:10", false, true},
                     Golden{7, "large_pages", kNoCompression, false, "", false,
-                           true, true}),
+                           true, true},
+                    Golden{7, "large_pages_hashbloom", kNoCompression, false,
+                           "hashbloom:10", false, true, true}),
     GoldenName);
 
 }  // namespace

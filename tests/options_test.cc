@@ -457,6 +457,57 @@ TEST_F(RobinHoodOptionsTest, ToStringRoundTripsThroughCreateFromString) {
   EXPECT_EQ(mismatch, "hash_seed");
 }
 
+// No filter, under a default filter: "" in the struct, "none" when
+// written out, and back to "" when read, through option strings and the
+// OPTIONS file a DB writes and checks at open (9.x's check lost an empty
+// value and found the default in its place).
+TEST_F(RobinHoodOptionsTest, NoFilterRoundTrips) {
+  EXPECT_EQ(RobinHoodTableOptions().filter_policy, "hashbloom:10");
+  RobinHoodTableOptions o;
+  o.filter_policy = "";
+  std::shared_ptr<TableFactory> f(NewRobinHoodTableFactory(o));
+  ConfigOptions config = StrictConfig();
+  std::string opts;
+  ASSERT_OK(f->GetOptionString(config, &opts));
+  EXPECT_NE(opts.find("filter_policy=none"), std::string::npos) << opts;
+  std::shared_ptr<TableFactory> fresh(NewRobinHoodTableFactory());
+  ASSERT_OK(fresh->ConfigureFromString(config, opts));
+  EXPECT_EQ(OptionsOf(fresh.get())->filter_policy, "");
+  std::string mismatch;
+  EXPECT_TRUE(f->AreEquivalent(config, fresh.get(), &mismatch)) << mismatch;
+  ASSERT_OK(fresh->ConfigureFromString(config, "filter_policy=hashbloom:10"));
+  EXPECT_FALSE(f->AreEquivalent(config, fresh.get(), &mismatch));
+  ASSERT_OK(fresh->ConfigureFromString(config, "filter_policy=none"));
+  EXPECT_EQ(OptionsOf(fresh.get())->filter_policy, "");
+
+  const std::string path = TempPath("no_filter");
+  Options options;
+  options.create_if_missing = true;
+  options.table_factory = f;
+  ASSERT_OK(DestroyDB(path, options));
+  struct Remover {
+    std::string path;
+    ~Remover() { DestroyDB(path, Options()); }
+  } remover{path};
+  {
+    DB* raw = nullptr;
+    ASSERT_OK(DB::Open(options, path, &raw));
+    std::unique_ptr<DB> db(raw);
+    ASSERT_OK(db->Put(WriteOptions(), "k", "v"));
+    ASSERT_OK(db->Flush(FlushOptions()));
+    ASSERT_OK(db->Close());
+  }
+  DBOptions db_opts;
+  std::vector<ColumnFamilyDescriptor> cf_descs;
+  config.input_strings_escaped = true;
+  config.env = Env::Default();
+  ASSERT_OK(LoadLatestOptions(config, path, &db_opts, &cf_descs));
+  ASSERT_EQ(cf_descs.size(), 1u);
+  ASSERT_NE(OptionsOf(cf_descs[0].options.table_factory.get()), nullptr);
+  EXPECT_EQ(OptionsOf(cf_descs[0].options.table_factory.get())->filter_policy,
+            "");
+}
+
 TEST_F(RobinHoodOptionsTest, RegistrarWorksOnAFreshLibrary) {
   auto library = std::make_shared<ObjectLibrary>("robinhood-test");
   EXPECT_EQ(RegisterRobinHoodTable(*library, ""), 1);

@@ -114,7 +114,8 @@ struct RobinHoodTableOptions {
   // build and probe); their builders hold 8 bytes a key outside the bound.
   // Files built with optimize_filters_for_hits at the bottommost level get
   // none, as BlockBasedTable's. Readers use any file's filter whatever
-  // this option says. Empty: no filter.
+  // this option says. Empty (or "none", as OPTIONS files write it): no
+  // filter.
   std::string filter_policy = "hashbloom:10";
 
   // A cache of decompressed log blocks, for files whose blocks are
