@@ -45,6 +45,26 @@ std::string TempPath(const std::string& name) {
   return test_util::TempPath("options_test", name);
 }
 
+// Removes a DB on every path out of a test (declared first, runs last).
+struct DBRemover {
+  std::string path;
+  ~DBRemover() { DestroyDB(path, Options()).PermitUncheckedError(); }
+};
+
+// Opens a DB at `path` (which writes and checks an OPTIONS file), puts
+// `n` keys, flushes and closes it.
+void FillAndClose(const Options& options, const std::string& path, int n) {
+  DB* raw = nullptr;
+  ASSERT_OK(DB::Open(options, path, &raw));
+  std::unique_ptr<DB> db(raw);
+  for (int i = 0; i < n; i++) {
+    ASSERT_OK(db->Put(WriteOptions(), "key" + std::to_string(i),
+                      "value" + std::to_string(i)));
+  }
+  ASSERT_OK(db->Flush(FlushOptions()));
+  ASSERT_OK(db->Close());
+}
+
 const RobinHoodTableOptions* OptionsOf(const TableFactory* f) {
   return f == nullptr ? nullptr : f->GetOptions<RobinHoodTableOptions>();
 }
@@ -485,18 +505,8 @@ TEST_F(RobinHoodOptionsTest, NoFilterRoundTrips) {
   options.create_if_missing = true;
   options.table_factory = f;
   ASSERT_OK(DestroyDB(path, options));
-  struct Remover {
-    std::string path;
-    ~Remover() { DestroyDB(path, Options()); }
-  } remover{path};
-  {
-    DB* raw = nullptr;
-    ASSERT_OK(DB::Open(options, path, &raw));
-    std::unique_ptr<DB> db(raw);
-    ASSERT_OK(db->Put(WriteOptions(), "k", "v"));
-    ASSERT_OK(db->Flush(FlushOptions()));
-    ASSERT_OK(db->Close());
-  }
+  DBRemover remover{path};
+  FillAndClose(options, path, 1);
   DBOptions db_opts;
   std::vector<ColumnFamilyDescriptor> cf_descs;
   config.input_strings_escaped = true;
@@ -528,22 +538,8 @@ TEST_F(RobinHoodOptionsTest, OptionsFileRoundTrip) {
   options.create_if_missing = true;
   options.table_factory.reset(NewRobinHoodTableFactory(Custom()));
   ASSERT_OK(DestroyDB(path, options));
-  // Removes the DB on every path out of the test (declared first, runs last).
-  struct Remover {
-    std::string path;
-    ~Remover() { DestroyDB(path, Options()); }
-  } remover{path};
-  {
-    DB* raw = nullptr;
-    ASSERT_OK(DB::Open(options, path, &raw));
-    std::unique_ptr<DB> db(raw);
-    for (int i = 0; i < 500; i++) {
-      ASSERT_OK(db->Put(WriteOptions(), "key" + std::to_string(i),
-                        "value" + std::to_string(i)));
-    }
-    ASSERT_OK(db->Flush(FlushOptions()));
-    ASSERT_OK(db->Close());
-  }
+  DBRemover remover{path};
+  FillAndClose(options, path, 500);
 
   // The OPTIONS file names our factory and its options.
   std::string options_file;
