@@ -130,12 +130,12 @@ Status FilterSectionBuilder::Finish(
     const Slice filter = bits_->Finish(&buf, &s);
     if (!s.ok()) return s;
     *filter_bytes = filter.size();
+    if (*filter_bytes > UINT32_MAX) {
+      return Status::NotSupported("RobinHoodTable: filter over 4 GiB");
+    }
     s = sink(filter);
   }
   if (!s.ok()) return s;
-  if (*filter_bytes > UINT32_MAX) {
-    return Status::NotSupported("RobinHoodTable: filter over 4 GiB");
-  }
   std::string tail = compatibility_name_;
   PutFixed32(&tail, pad);
   PutFixed32(&tail, static_cast<uint32_t>(compatibility_name_.size()));
@@ -213,7 +213,8 @@ Status FilterSection::Init(const Slice& contents, uint64_t offset,
   name_.assign(contents.data() + pad + filter_size, name_len);
   file_ = file;
   filter_offset_ = offset + pad;
-  if (!checked && name_ != kHashFilterName) return bad("not checked");
+  // Only a hash filter checks itself (Open checks every other whole).
+  assert(checked || name_ == kHashFilterName);
   const char* at = contents.data() + pad;
   if (!in_place) {
     // An aligned copy, as in the mapping: one cache line a probe.

@@ -17,17 +17,11 @@ bool HashLess(const char* a, const char* b) {
   return DecodeFixed64(a) < DecodeFixed64(b);
 }
 
-uint64_t BlockIndex(uint64_t hash, uint64_t blocks) {
-  return ((hash >> 32) * blocks) >> 32;
-}
-
 void SetBits(uint64_t hash, uint32_t probes, uint8_t* block) {
-  uint32_t x = static_cast<uint32_t>(hash);
-  for (uint32_t i = 0; i < probes; ++i) {
-    const uint32_t bit = x >> 23;
+  ForEachHashFilterBit(hash, probes, [block](uint32_t bit) {
     block[bit >> 3] |= static_cast<uint8_t>(1u << (bit & 7));
-    x *= 0x9e3779b9u;
-  }
+    return true;
+  });
 }
 
 // m is a fixed32; the block index FastRange32 of the hash's top half.
@@ -125,7 +119,7 @@ Status HashFilterBuilder::Finish(const Sink& sink) {
     uint8_t* at = reinterpret_cast<uint8_t*>(&all[0]);
     for (const std::vector<uint64_t>& chunk : held_) {
       for (uint64_t h : chunk) {
-        SetBits(h, probes, at + BlockIndex(h, blocks) * kHashFilterBlockBytes);
+        SetBits(h, probes, at + HashFilterBlock(h, blocks) * kHashFilterBlockBytes);
       }
     }
     for (uint64_t off = 0; off < all.size(); off += kPageBytes) {
@@ -155,7 +149,7 @@ Status HashFilterBuilder::Finish(const Sink& sink) {
     };
     s = sorter_->ForEach([&](const char* record) {
       const uint64_t h = DecodeFixed64(record);
-      const uint64_t i = BlockIndex(h, blocks);
+      const uint64_t i = HashFilterBlock(h, blocks);
       assert(i >= current);
       while (current < i) {
         Status w = emit();

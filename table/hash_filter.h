@@ -55,6 +55,24 @@ constexpr uint32_t kMaxHashFilterProbes = 16;
 constexpr uint32_t kMinHashFilterBits = 1;
 constexpr uint32_t kMaxHashFilterBits = 64;
 
+// The block of `hash` among `blocks`: FastRange32 of its top half.
+inline uint64_t HashFilterBlock(uint64_t hash, uint64_t blocks) {
+  return ((hash >> 32) * blocks) >> 32;
+}
+// Calls `visit(bit)` for each of the `probes` bits `hash` takes in its
+// block, until `visit` returns false; returns whether it never did. The
+// builder sets them, a lookup tests them: one walk for both.
+template <typename Visit>
+inline bool ForEachHashFilterBit(uint64_t hash, uint32_t probes,
+                                 Visit&& visit) {
+  uint32_t x = static_cast<uint32_t>(hash);
+  for (uint32_t p = 0; p < probes; ++p) {
+    if (!visit(x >> 23)) return false;
+    x *= 0x9e3779b9u;
+  }
+  return true;
+}
+
 // The probes for `bits` a key: about bits x 0.6, which a 512-bit block's
 // uneven load favors over the textbook bits x ln 2.
 uint32_t HashFilterProbes(uint32_t bits_per_key);
@@ -112,13 +130,12 @@ class HashFilterReader {
       return kDamaged;
     }
     const uint8_t* block = blocks_at_ + i * kHashFilterBlockBytes;
-    uint32_t x = static_cast<uint32_t>(hash);
-    for (uint32_t p = 0; p < probes_; ++p) {
-      const uint32_t bit = x >> 23;
-      if ((block[bit >> 3] & (1u << (bit & 7))) == 0) return kAbsent;
-      x *= 0x9e3779b9u;
-    }
-    return kMayMatch;
+    return ForEachHashFilterBit(hash, probes_,
+                                [block](uint32_t bit) {
+                                  return (block[bit >> 3] >> (bit & 7)) & 1;
+                                })
+               ? kMayMatch
+               : kAbsent;
   }
   void Prefetch(uint64_t hash) const {
     __builtin_prefetch(blocks_at_ + BlockIndex(hash) * kHashFilterBlockBytes);
@@ -133,7 +150,7 @@ class HashFilterReader {
 
  private:
   uint64_t BlockIndex(uint64_t hash) const {
-    return ((hash >> 32) * blocks_) >> 32;
+    return HashFilterBlock(hash, blocks_);
   }
   bool CheckPage(uint64_t page) const;
 
