@@ -102,15 +102,19 @@ TEST(PageIndexTest, CommonPrefix) {
   EXPECT_EQ(index.SeekPage("zebra"), 3u);
 }
 
-// Random keys in random pages, alike in long prefixes (so that the 8-byte
-// prefixes tie and whole separators decide) or spread: every key is found
-// in its page, and every probe gets the page Seek needs.
+// Random keys in random pages, alike in long prefixes (so that the 4-byte
+// prefixes tie and whole separators decide), spread, or numbers in a
+// slice of the key space that no power of two lines up with (as a file of
+// a range-partitioned level holds; its pages fill the buckets one or two
+// apiece): every key is found in its page, and every probe gets the page
+// Seek needs.
 TEST(PageIndexTest, FindsEveryKeysPage) {
   std::mt19937_64 rng(42);
-  for (int round = 0; round < 60; ++round) {
+  for (int round = 0; round < 80; ++round) {
     SCOPED_TRACE(round);
     std::set<std::string> keys;
-    const int alike = round % 3;  // 0: random, 1: long shared stems, 2: tiny
+    // 0: random, 1: long shared stems, 2: tiny, 3: numbers in a slice
+    const int alike = round % 4;
     // Tiny keys (up to 2 bytes of 4 values) number 21.
     const size_t n = 1 + rng() % (alike == 2 ? 21 : 3000);
     while (keys.size() < n) {
@@ -118,6 +122,17 @@ TEST(PageIndexTest, FindsEveryKeysPage) {
       // Two stems that differ in their first byte: no common prefix, and
       // every key of a stem ties with the others in its first 4 bytes.
       if (alike == 1) k = (rng() % 2 ? "A" : "B") + std::string(20, 'x');
+      if (alike == 3) {
+        // 0x1ae59de6.. to 0x2860efca..; some keys share their first 4
+        // bytes with others and a separator.
+        const uint64_t lo = 0x1ae59de600000000ull;
+        const uint64_t span = 0x0d7b51e400000000ull;
+        const uint64_t v = lo + (rng() % 4 == 0 ? rng() % 64 : rng() % span);
+        for (int i = 7; i >= 0; --i) k.push_back(static_cast<char>(v >> (8 * i)));
+        if (rng() % 2) k.push_back(static_cast<char>(rng() & 0xff));
+        keys.insert(k);
+        continue;
+      }
       const size_t len = alike == 2 ? rng() % 3 : rng() % 12;
       for (size_t i = 0; i < len; ++i) {
         k.push_back(static_cast<char>(alike == 2 ? rng() % 4 : rng() & 0xff));
@@ -128,7 +143,9 @@ TEST(PageIndexTest, FindsEveryKeysPage) {
     Pages pages;
     std::vector<uint64_t> page_of;
     for (size_t i = 0; i < sorted.size(); ++i) {
-      if (pages.empty() || rng() % 7 == 0) pages.emplace_back();
+      if (pages.empty() || rng() % (alike == 3 ? 2 : 7) == 0) {
+        pages.emplace_back();
+      }
       pages.back().push_back(sorted[i]);
       page_of.push_back(pages.size() - 1);
     }
