@@ -152,14 +152,16 @@ inline IOStatus Close(WritableFileWriter* file) {
 
 // 9.1: the fourth parameter is Status* read_status (merge and blob errors
 // land there; a null one crashes on them). Before, the pinner was fourth.
+// `pinner` (may be null: RocksDB copies the value) keeps `value` valid
+// where RocksDB pins it.
 inline bool SaveValue(GetContext* get_context, const ParsedInternalKey& key,
-                      const Slice& value, bool* matched, Status* read_status) {
+                      const Slice& value, bool* matched, Status* read_status,
+                      Cleanable* pinner) {
 #if RH_ROCKSDB_AT_LEAST(9, 1)
-  return get_context->SaveValue(key, value, matched, read_status,
-                                /*value_pinner=*/nullptr);
+  return get_context->SaveValue(key, value, matched, read_status, pinner);
 #else
   (void)read_status;
-  return get_context->SaveValue(key, value, matched, /*value_pinner=*/nullptr);
+  return get_context->SaveValue(key, value, matched, pinner);
 #endif
 }
 

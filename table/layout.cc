@@ -29,10 +29,15 @@ Status Layout::LoadSamples(const SparseIndex** samples) const {
   return Status::OK();
 }
 
-bool Layout::SaveEntry(GetContext* get_context, const ParsedInternalKey& key,
-                       const Slice& value, Status* s) {
+bool Layout::SaveEntry(const TableView& view, GetContext* get_context,
+                       const ParsedInternalKey& key, const Slice& value,
+                       Status* s) {
   bool matched = false;
-  return compat::SaveValue(get_context, key, value, &matched, s);
+  // What RocksDB does not take over (it copied, or the key did not
+  // match) is released when `pinner` goes.
+  Cleanable pinner;
+  return compat::SaveValue(get_context, key, value, &matched, s,
+                           view.Pinner(value, &pinner));
 }
 
 Status Layout::SaveCompactedPut(const TableView& view,
@@ -41,8 +46,9 @@ Status Layout::SaveCompactedPut(const TableView& view,
   const SequenceNumber seq = view.Surfaced(0);
   if (seq > target.sequence) return Status::OK();
   Status read_status;
-  SaveEntry(get_context, ParsedInternalKey(target.user_key, seq, kTypeValue),
-            value, &read_status);
+  SaveEntry(view, get_context,
+            ParsedInternalKey(target.user_key, seq, kTypeValue), value,
+            &read_status);
   return read_status;
 }
 

@@ -101,11 +101,14 @@ class Layout {
   virtual const PagedLayout* AsPaged() const { return nullptr; }
 
  protected:
-  // Hands the entry `key`, `value` to `get_context`: false when it wants
-  // no more, with `*s` the error that stopped it, if any (a merge whose
-  // operator fails, on RocksDB 9.1 on; earlier hosts mark the context).
-  static bool SaveEntry(GetContext* get_context, const ParsedInternalKey& key,
-                        const Slice& value, Status* s);
+  // Hands the entry `key`, `value` of `view`'s file to `get_context`:
+  // false when it wants no more, with `*s` the error that stopped it, if
+  // any (a merge whose operator fails, on RocksDB 9.1 on; earlier hosts
+  // mark the context). A value in the mapping goes pinned, not copied,
+  // where the view allows (TableView::Pinner).
+  static bool SaveEntry(const TableView& view, GetContext* get_context,
+                        const ParsedInternalKey& key, const Slice& value,
+                        Status* s);
   // Hands a compacted put of `target`'s user key with `value` (the one
   // entry of its key in an inline or paged file) to `get_context`, at the
   // sequence number `view`'s file surfaces it with, if `target` sees it.

@@ -101,7 +101,7 @@ Status LogLayout::Get(const ParsedInternalKey& target, uint64_t hash,
     const SequenceNumber seq = view_->Surfaced(entry.sequence);
     if (seq <= target.sequence) {
       Status read_status;
-      if (!SaveEntry(get_context,
+      if (!SaveEntry(*view_, get_context,
                      ParsedInternalKey(entry.user_key, seq, entry.type),
                      entry.value, &read_status)) {
         return read_status;

@@ -216,7 +216,7 @@ Status RobinHoodTableFactory::NewTableReader(
   return RobinHoodTableReader::Open(tro.ioptions, tro.internal_comparator,
                                     std::move(file), file_size,
                                     tro.largest_seqno, table, &KeyHash,
-                                    options_.block_cache);
+                                    options_.block_cache, tro.immortal);
 }
 
 TableBuilder* RobinHoodTableFactory::NewTableBuilder(

@@ -26,10 +26,11 @@ Status RobinHoodTableReader::Open(
     const ImmutableOptions& ioptions, const InternalKeyComparator& icmp,
     std::unique_ptr<RandomAccessFileReader>&& file, uint64_t file_size,
     SequenceNumber largest_seqno, std::unique_ptr<TableReader>* reader,
-    HashFunction hash, std::shared_ptr<Cache> block_cache) {
+    HashFunction hash, std::shared_ptr<Cache> block_cache, bool immortal) {
   std::unique_ptr<RobinHoodTableReader> r(new RobinHoodTableReader(
       ioptions, icmp, std::move(file), file_size, hash,
       std::move(block_cache)));
+  r->immortal_ = immortal;
   Status s = r->Init(largest_seqno);
   if (s.ok()) *reader = std::move(r);
   return s;

@@ -27,13 +27,17 @@ class RobinHoodTableReader : public TableReader, private TableView {
   // outlive the reader and every iterator it hands out, as RocksDB's does.
   // `hash` must be the function the file was written with (tests swap it).
   // `block_cache` (may be null) keeps decompressed log blocks for lookups.
+  // `immortal` is TableReaderOptions::immortal: RocksDB keeps the reader
+  // while the DB is open (a read-only DB with max_open_files=-1), so a
+  // value handed out of the mapping needs nothing to stay valid.
   static Status Open(const ImmutableOptions& ioptions,
                      const InternalKeyComparator& icmp,
                      std::unique_ptr<RandomAccessFileReader>&& file,
                      uint64_t file_size, SequenceNumber largest_seqno,
                      std::unique_ptr<TableReader>* reader,
                      HashFunction hash = &KeyHash,
-                     std::shared_ptr<Cache> block_cache = nullptr);
+                     std::shared_ptr<Cache> block_cache = nullptr,
+                     bool immortal = false);
   ~RobinHoodTableReader() override;
 
   // What the iterator and the inspector read.

@@ -7,12 +7,14 @@ namespace robinhood {
 
 SectionReader::SectionReader(std::unique_ptr<RandomAccessFileReader>&& file,
                              uint64_t file_size, bool mmap)
-    : file_(std::move(file)), file_size_(file_size), mmap_(mmap) {}
+    : file_(new SharedFile(std::move(file))),
+      file_size_(file_size),
+      mmap_(mmap) {}
 
 Status SectionReader::Init() {
   if (!mmap_) return Status::OK();
   // With mmap the file system hands back a slice of the mapping.
-  Status s = compat::ReadAt(file_.get(), 0, file_size_, &mapping_, nullptr);
+  Status s = compat::ReadAt(file(), 0, file_size_, &mapping_, nullptr);
   if (s.ok() && mapping_.size() != file_size_) {
     return CorruptionAt(file_name(), "file",
                         "mapping shorter than the file size", 0);
@@ -31,7 +33,7 @@ Status SectionReader::ReadRange(uint64_t offset, size_t n, std::string* buf,
     return Status::OK();
   }
   buf->resize(n);
-  Status s = compat::ReadAt(file_.get(), offset, n, result, &(*buf)[0]);
+  Status s = compat::ReadAt(file(), offset, n, result, &(*buf)[0]);
   if (s.ok() && result->size() != n) {
     s = CorruptionAt(file_name(), "file", "truncated read", offset);
   }

@@ -12,6 +12,7 @@
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 #include "table/robinhood_format.h"
+#include "table/shared_file.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
@@ -33,15 +34,30 @@ class SectionReader {
   Status ReadSection(const SectionHandle& h, const char* part,
                      std::string* buf, Slice* contents) const;
 
-  const std::string& file_name() const { return file_->file_name(); }
+  const std::string& file_name() const { return file()->file_name(); }
   uint64_t file_size() const { return file_size_; }
   bool mmap() const { return mmap_; }
   // The whole file, with mmap (empty otherwise).
   const Slice& mapping() const { return mapping_; }
-  RandomAccessFileReader* file() const { return file_.get(); }
+  RandomAccessFileReader* file() const { return file_->get(); }
+  // With mmap, whether `value` lies in the mapping; if so `pinner` keeps
+  // the file open until its cleanups run (shared_file.h).
+  bool PinIfMapped(const Slice& value, Cleanable* pinner) const {
+    if (!Mapped(value)) return false;
+    file_->PinTo(pinner);
+    return true;
+  }
+  // Whether `value` lies in the mapping (never without mmap).
+  bool Mapped(const Slice& value) const {
+    return mmap_ && value.data() >= mapping_.data() &&
+           value.data() + value.size() <= mapping_.data() + mapping_.size();
+  }
 
  private:
-  const std::unique_ptr<RandomAccessFileReader> file_;
+  struct Unref {
+    void operator()(SharedFile* f) const { SharedFile::Unref(f); }
+  };
+  const std::unique_ptr<SharedFile, Unref> file_;
   const uint64_t file_size_;
   const bool mmap_;
   Slice mapping_;

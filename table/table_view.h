@@ -45,6 +45,21 @@ class TableView {
   // Null if lookups keep no decompressed blocks (log_block_reader.h).
   Cache* block_cache() const { return block_cache_.get(); }
 
+  // The pinner a lookup hands RocksDB with `value`, so that a caller's
+  // PinnableSlice points at it instead of a copy: for a value in the
+  // mapping, `local`, which then keeps the file open until the caller
+  // lets go (shared_file.h), or needs nothing if the reader lives as long
+  // as the DB; null, for RocksDB to copy, otherwise. A value shorter than
+  // kPinMinBytes of a reader that can go is copied: the reference count
+  // costs more than such a copy, and every thread reading the file would
+  // share its cache line.
+  Cleanable* Pinner(const Slice& value, Cleanable* local) const {
+    if (!immortal_ && value.size() < kPinMinBytes) return nullptr;
+    if (immortal_) return file_.Mapped(value) ? local : nullptr;
+    return file_.PinIfMapped(value, local) ? local : nullptr;
+  }
+  static constexpr size_t kPinMinBytes = 256;
+
   // The sequence number an entry stored with `stored` surfaces with: the
   // file's global one, if ingestion gave it one (ingestion_rules.h).
   SequenceNumber Surfaced(SequenceNumber stored) const {
@@ -72,6 +87,7 @@ class TableView {
   const HashFunction hash_;
   const std::shared_ptr<Cache> block_cache_;
   SequenceNumber global_seqno_ = kDisableGlobalSequenceNumber;
+  bool immortal_ = false;
 };
 
 }  // namespace robinhood

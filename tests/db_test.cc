@@ -367,6 +367,85 @@ TEST_P(RobinHoodDBTest, MultiGet) {
   ASSERT_NO_FATAL_FAILURE(check(model_, nullptr, "after reopen"));
 }
 
+// Values read with mmap come pinned, not copied, where that pays: an
+// application's PinnableSlice keeps them valid after a compaction deletes
+// their file (and RocksDB closes its reader), until it lets go. A read-only
+// DB with max_open_files=-1 never closes a reader while it is open, so
+// there every value in the mapping comes pinned.
+TEST_P(RobinHoodDBTest, PinnedValuesOutliveTheirFiles) {
+  // Uncompressed, so that values stay in the mapping (a compressed
+  // file's are decompressed into buffers and copied).
+  Close();
+  options_.compression = kNoCompression;
+  ASSERT_OK(Open());
+  auto long_value = [](int i, int v) {
+    return Value(i, v) + std::string(600, static_cast<char>('A' + (i + v) % 26));
+  };
+  for (int i = 0; i < 300; i++) Put(Key(i), long_value(i, 0));
+  Flush();
+  Compact();
+  ExpectOurTables();
+  const std::vector<std::string> old_files = test_util::LiveSstPaths(db_.get());
+  std::vector<PinnableSlice> got(100);
+  for (int i = 0; i < 50; i++) {
+    ASSERT_OK(db_->Get(ReadOptions(), db_->DefaultColumnFamily(), Key(i * 3),
+                       &got[i]));
+  }
+  std::vector<std::string> batch;
+  for (int i = 50; i < 100; i++) batch.push_back(Key(i * 3));
+  std::vector<Slice> keys(batch.begin(), batch.end());
+  std::vector<Status> statuses(keys.size());
+  db_->MultiGet(ReadOptions(), db_->DefaultColumnFamily(), keys.size(),
+                keys.data(), got.data() + 50, statuses.data());
+  for (const Status& st : statuses) ASSERT_OK(st);
+  int pinned = 0;
+  for (const PinnableSlice& v : got) pinned += v.IsPinned() ? 1 : 0;
+  EXPECT_EQ(pinned, mmap() ? 100 : 0);
+
+  // New values, compacted: the old files go, and their readers.
+  for (int i = 0; i < 300; i++) Put(Key(i), long_value(i, 1));
+  Put(Key(1000), "short");
+  Flush();
+  Compact();
+  for (const std::string& f : old_files) {
+    ASSERT_TRUE(Env::Default()->FileExists(f).IsNotFound()) << f;
+  }
+  for (int i = 0; i < 100; i++) {
+    ASSERT_EQ(got[i].ToString(), long_value(i * 3, 0)) << i;
+  }
+  got.clear();
+  VERIFY("after the pins went");
+  // Merges over long values in a file: their operands come pinned.
+  for (int i = 0; i < 300; i += 7) Merge(Key(i), "m" + long_value(i, 2));
+  Flush();
+  for (int i = 0; i < 300; i += 11) Merge(Key(i), "n");
+  VERIFY("merges over long values");
+  {
+    // A short value is copied: a reader that can go would pay more to
+    // keep it than to copy it.
+    PinnableSlice v;
+    ASSERT_OK(db_->Get(ReadOptions(), db_->DefaultColumnFamily(), Key(1000), &v));
+    ASSERT_EQ(v.ToString(), "short");
+    EXPECT_FALSE(v.IsPinned());
+  }
+
+  // Read only, every reader kept: short values come pinned too.
+  Close();
+  Options ro_options = options_;
+  ro_options.max_open_files = -1;
+  DB* raw = nullptr;
+  ASSERT_OK(DB::OpenForReadOnly(ro_options, dbname_, &raw));
+  db_.reset(raw);
+  {
+    PinnableSlice v;
+    ASSERT_OK(db_->Get(ReadOptions(), db_->DefaultColumnFamily(), Key(1000), &v));
+    ASSERT_EQ(v.ToString(), "short");
+    EXPECT_EQ(v.IsPinned(), mmap());
+  }
+  Close();
+  ASSERT_OK(Open());
+}
+
 TEST_P(RobinHoodDBTest, BottommostCompactionZeroesSequenceNumbers) {
   for (int f = 0; f < 3; f++) {
     for (int i = f; i < 1500; i += 2) Put(Key(i), Value(i, f));

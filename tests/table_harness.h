@@ -152,9 +152,10 @@ class TableFile {
   // Opens the file on disk, telling the reader it has `size` bytes (the
   // size on disk unless given): through the factory, or directly with a
   // swapped `hash` or a `largest_seqno` (TableReaderOptions' meaning).
+  // `immortal`: as RocksDB's read-only DB opens its tables.
   Status Open(bool mmap, std::unique_ptr<TableReader>* table,
               uint64_t size = ~uint64_t{0}, HashFunction hash = &KeyHash,
-              SequenceNumber largest_seqno = 0) {
+              SequenceNumber largest_seqno = 0, bool immortal = false) {
     if (size == ~uint64_t{0}) {
       Status s = Env::Default()->GetFileSize(path_, &size);
       if (!s.ok()) return s;
@@ -174,8 +175,9 @@ class TableFile {
                                         std::move(reader), size,
                                         largest_seqno, table, hash);
     }
-    const TableReaderOptions tro = compat::MakeReaderOptions(
+    TableReaderOptions tro = compat::MakeReaderOptions(
         *ioptions_[mmap], no_prefix_, env_options_, icmp_);
+    tro.immortal = immortal;
     return factory_->NewTableReader(ReadOptions(), tro, std::move(reader),
                                     size, table, false);
   }

@@ -65,8 +65,9 @@ class Harness : public harness::TableFile {
     return TableFile::Build(entries, opts, compression, hash, peak);
   }
   Status Open(std::unique_ptr<TableReader>* out, HashFunction hash = &KeyHash,
-              SequenceNumber largest_seqno = 0) {
-    return TableFile::Open(mmap_, out, ~uint64_t{0}, hash, largest_seqno);
+              SequenceNumber largest_seqno = 0, bool immortal = false) {
+    return TableFile::Open(mmap_, out, ~uint64_t{0}, hash, largest_seqno,
+                           immortal);
   }
   std::string ReadFileBytes() const { return Bytes(); }
 
@@ -1118,6 +1119,85 @@ TEST(TableTest, HashFilterPagesAreCheckedAsRead) {
   const Status whole = t->VerifyChecksum(ReadOptions(),
                                          TableReaderCaller::kUncategorized);
   EXPECT_TRUE(whole.IsCorruption());
+}
+
+// A value found in the mapping goes to the caller's PinnableSlice pinned,
+// not copied, where that pays (long values; any value of a reader RocksDB
+// never closes while the DB is open), and stays valid after the reader is
+// gone (a table-cache eviction, a compaction deleting the file) until the
+// caller lets go; the file is closed then (an immortal reader's values
+// are valid while it lives, which is as long as the DB). Without mmap, and
+// for short values of a reader that can go, values are copied. Each
+// layout: paged (long and short values), inline, log (page_layout=false).
+// A read of an unmapped value would crash; ASan runs this too
+// (tools/test_sanitized.sh).
+TEST(TableTest, ValuesInTheMappingArePinnedAndOutliveTheReader) {
+  struct Case {
+    const char* name;
+    size_t value_size;
+    bool page_layout;
+  };
+  for (const Case& c : {Case{"paged", 600, true}, Case{"inline", 4, true},
+                        Case{"log", 600, false}, Case{"short paged", 100, true}}) {
+    for (bool mmap : {false, true}) {
+      for (bool immortal : {false, true}) {
+        SCOPED_TRACE(std::string(c.name) + (mmap ? " mmap" : " pread") +
+                     (immortal ? " immortal" : ""));
+        Harness h(mmap);
+        Entries entries;
+        for (int i = 0; i < 2000; ++i) {
+          std::string k(8, '\0');
+          EncodeFixed64(&k[0], uint64_t{0x9e3779b97f4a7c15} * (i + 1));
+          std::string v(c.value_size, '\0');
+          for (size_t j = 0; j < v.size(); ++j) {
+            v[j] = static_cast<char>('a' + (i * 7 + j * 13) % 26);
+          }
+          entries.emplace_back(IKey(k, 0, kTypeValue), v);
+        }
+        entries = Sorted(entries, h.icmp());
+        RobinHoodTableOptions opts;
+        opts.page_layout = c.page_layout;
+        ASSERT_OK(h.Build(entries, opts));
+        std::unique_ptr<TableReader> t;
+        ASSERT_OK(h.Open(&t, &KeyHash, 0, immortal));
+        const Slice mapping = ViewOf(t.get()).file().mapping();
+        std::vector<PinnableSlice> values(entries.size());
+        for (size_t i = 0; i < entries.size(); ++i) {
+          SequenceNumber max_covering = 0;
+          MergeContext merge_context;
+          const std::string user_key = ExtractUserKey(entries[i].first).ToString();
+          GetContext ctx(BytewiseComparator(), nullptr, nullptr, nullptr,
+                         GetContext::kNotFound, user_key, &values[i], nullptr,
+                         nullptr, &merge_context, true, &max_covering,
+                         SystemClock::Default().get());
+          ASSERT_OK(t->Get(ReadOptions(),
+                           IKey(user_key, kMaxSequenceNumber, kValueTypeForSeek),
+                           &ctx, nullptr));
+          ASSERT_EQ(ctx.State(), GetContext::kFound);
+          const bool want_pinned =
+              mmap && (immortal || c.value_size >= TableView::kPinMinBytes);
+          ASSERT_EQ(values[i].IsPinned(), want_pinned) << i;
+          const bool in_mapping =
+              values[i].data() >= mapping.data() &&
+              values[i].data() < mapping.data() + mapping.size();
+          ASSERT_EQ(in_mapping, want_pinned) << i;
+        }
+        if (immortal) {
+          for (size_t i = 0; i < entries.size(); ++i) {
+            ASSERT_EQ(values[i].ToString(), entries[i].second) << i;
+          }
+          continue;
+        }
+        // The reader goes, as a table-cache eviction closes it; the file
+        // too, as a compaction deletes it. The pinned values still read.
+        t.reset();
+        ASSERT_OK(Env::Default()->DeleteFile(h.path()));
+        for (size_t i = 0; i < entries.size(); ++i) {
+          ASSERT_EQ(values[i].ToString(), entries[i].second) << i;
+        }
+      }
+    }
+  }
 }
 
 // Prepare (a host's hint before a batch of Gets) on keys of any length,
