@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -351,8 +352,17 @@ class StressTest : public testing::TestWithParam<bool> {
 
   // ------------------------------------------------------------------ readers
 
+  struct HeldValues {
+    struct Held {
+      PinnableSlice value;
+      std::string copy;  // what it read when it was read
+    };
+    std::array<Held, 16> ring;
+    size_t next = 0;
+  };
   struct ReaderState {
     std::mt19937_64 rng;
+    HeldValues values;
     std::deque<const Snapshot*> held;  // oldest first
     std::atomic<SequenceNumber>* floor;
     uint64_t R(uint64_t n) { return rng() % n; }
@@ -454,7 +464,7 @@ class StressTest : public testing::TestWithParam<bool> {
 
     if (!CheckKVs("forward scan", seq, expected, Scan(ro, a, b, true, st)) ||
         !CheckKVs("backward scan", seq, expected, Scan(ro, a, b, false, st)) ||
-        !CheckKVs("Get", seq, expected, PointReads(ro, a, b, 0)) ||
+        !CheckKVs("Get", seq, expected, PointReads(ro, a, b, 0, &st->values)) ||
         !CheckKVs("MultiGet", seq, expected, PointReads(ro, a, b, 1)) ||
         !CheckKVs("batched MultiGet", seq, expected, PointReads(ro, a, b, 2))) {
       return;
@@ -522,8 +532,13 @@ class StressTest : public testing::TestWithParam<bool> {
 
   // Every present key of groups [a, b) by Get (how 0), MultiGet (1) or the
   // batched MultiGet (2); a non-OK status other than NotFound becomes an
-  // entry so the comparison reports it.
-  KVs PointReads(const ReadOptions& ro, int a, int b, int how) {
+  // entry so the comparison reports it. With `held` (a reader's), Get
+  // reads into PinnableSlices that stay held until their slot comes round
+  // again, as an application may hold them: a value pinned in place (long
+  // values with mmap) must outlive the compactions that delete its file,
+  // and read the same bytes when let go.
+  KVs PointReads(const ReadOptions& ro, int a, int b, int how,
+                 HeldValues* held = nullptr) {
     std::vector<std::string> keys;
     for (int g = a; g < b; g++) {
       for (int k = 0; k < kKeysPerGroup; k++) keys.push_back(GroupKey(g, k));
@@ -535,10 +550,22 @@ class StressTest : public testing::TestWithParam<bool> {
       for (size_t i = 0; i < keys.size(); i++) {
         if (i % 2 == 0) {
           statuses[i] = db_->Get(ro, keys[i], &values[i]);
-        } else {
+        } else if (held == nullptr) {
           PinnableSlice v;
           statuses[i] = db_->Get(ro, db_->DefaultColumnFamily(), keys[i], &v);
           values[i] = v.ToString();
+        } else {
+          HeldValues::Held& h = held->ring[held->next++ % held->ring.size()];
+          if (!h.copy.empty() && h.value.ToString() != h.copy) {
+            statuses[i] = Status::Corruption("a held value changed: " +
+                                             h.copy.substr(0, 60));
+            continue;
+          }
+          h.value.Reset();
+          statuses[i] =
+              db_->Get(ro, db_->DefaultColumnFamily(), keys[i], &h.value);
+          values[i] = h.value.ToString();
+          h.copy = statuses[i].ok() ? values[i] : std::string();
         }
       }
     } else if (how == 1) {
@@ -650,7 +677,8 @@ class StressTest : public testing::TestWithParam<bool> {
       ReadOptions ro;
       got = Scan(ro, a, b, st->R(2) == 0, st);
     } else {
-      got = PointReads(ReadOptions(), a, b, how == 0 ? 0 : 1 + st->R(2));
+      got = PointReads(ReadOptions(), a, b, how == 0 ? 0 : 1 + st->R(2),
+                       &st->values);
     }
     const SequenceNumber hi = db_->GetLatestSequenceNumber();
     if (!history_->WaitRecorded(hi)) {
