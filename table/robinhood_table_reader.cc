@@ -15,9 +15,9 @@ namespace robinhood {
 RobinHoodTableReader::RobinHoodTableReader(
     const ImmutableOptions& ioptions, const InternalKeyComparator& icmp,
     std::unique_ptr<RandomAccessFileReader>&& file, uint64_t file_size,
-    HashFunction hash, std::shared_ptr<Cache> block_cache)
+    HashFunction hash, std::shared_ptr<Cache> block_cache, bool immortal)
     : TableView(std::move(file), file_size, ioptions.allow_mmap_reads, icmp,
-                hash, std::move(block_cache)),
+                hash, std::move(block_cache), immortal),
       ioptions_(ioptions) {}
 
 RobinHoodTableReader::~RobinHoodTableReader() = default;
@@ -29,8 +29,7 @@ Status RobinHoodTableReader::Open(
     HashFunction hash, std::shared_ptr<Cache> block_cache, bool immortal) {
   std::unique_ptr<RobinHoodTableReader> r(new RobinHoodTableReader(
       ioptions, icmp, std::move(file), file_size, hash,
-      std::move(block_cache)));
-  r->immortal_ = immortal;
+      std::move(block_cache), immortal));
   Status s = r->Init(largest_seqno);
   if (s.ok()) *reader = std::move(r);
   return s;

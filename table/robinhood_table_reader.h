@@ -84,7 +84,7 @@ class RobinHoodTableReader : public TableReader, private TableView {
                        const InternalKeyComparator& icmp,
                        std::unique_ptr<RandomAccessFileReader>&& file,
                        uint64_t file_size, HashFunction hash,
-                       std::shared_ptr<Cache> block_cache);
+                       std::shared_ptr<Cache> block_cache, bool immortal);
   Status Init(SequenceNumber largest_seqno);
   Status LoadRangeDels(const Slice& contents);
   void RecordTick(Tickers ticker) const {

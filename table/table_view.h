@@ -54,8 +54,8 @@ class TableView {
   // costs more than such a copy, and every thread reading the file would
   // share its cache line.
   Cleanable* Pinner(const Slice& value, Cleanable* local) const {
-    if (!immortal_ && value.size() < kPinMinBytes) return nullptr;
     if (immortal_) return file_.Mapped(value) ? local : nullptr;
+    if (value.size() < kPinMinBytes) return nullptr;
     return file_.PinIfMapped(value, local) ? local : nullptr;
   }
   static constexpr size_t kPinMinBytes = 256;
@@ -70,11 +70,12 @@ class TableView {
  protected:
   TableView(std::unique_ptr<RandomAccessFileReader>&& file, uint64_t size,
             bool mmap, const InternalKeyComparator& icmp, HashFunction hash,
-            std::shared_ptr<Cache> block_cache)
+            std::shared_ptr<Cache> block_cache, bool immortal)
       : file_(std::move(file), size, mmap),
         icmp_(icmp),
         hash_(hash),
-        block_cache_(std::move(block_cache)) {}
+        block_cache_(std::move(block_cache)),
+        immortal_(immortal) {}
 
   SectionReader file_;
   TableTail tail_;
@@ -87,7 +88,8 @@ class TableView {
   const HashFunction hash_;
   const std::shared_ptr<Cache> block_cache_;
   SequenceNumber global_seqno_ = kDisableGlobalSequenceNumber;
-  bool immortal_ = false;
+  // RocksDB keeps the reader while the DB is open (TableReaderOptions).
+  const bool immortal_;
 };
 
 }  // namespace robinhood
