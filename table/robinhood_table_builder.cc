@@ -106,12 +106,29 @@ RobinHoodTableBuilder::~RobinHoodTableBuilder() = default;
 
 void RobinHoodTableBuilder::Append(const Slice& data) {
   if (!ok()) return;
-  io_status_ = compat::Append(file_, data);
-  if (!io_status_.ok()) {
-    status_ = io_status_;
-    return;
-  }
   offset_ += data.size();
+  // Whole units go out as they fill, each at an offset that is a multiple
+  // of the unit (the file starts at 0); the rest waits in staged_.
+  Slice rest = data;
+  if (!staged_.empty()) {
+    const size_t take = std::min(rest.size(), kWriteUnit - staged_.size());
+    staged_.append(rest.data(), take);
+    rest.remove_prefix(take);
+    if (staged_.size() < kWriteUnit) return;
+    WriteOut(staged_);
+    staged_.clear();
+  }
+  const size_t whole = rest.size() / kWriteUnit * kWriteUnit;
+  if (whole > 0) WriteOut(Slice(rest.data(), whole));
+  rest.remove_prefix(whole);
+  // Grown as it fills, so a small file's builder holds no more than it.
+  staged_.append(rest.data(), rest.size());
+}
+
+void RobinHoodTableBuilder::WriteOut(const Slice& data) {
+  if (!ok()) return;
+  io_status_ = compat::Append(file_, data);
+  if (!io_status_.ok()) status_ = io_status_;
 }
 
 Status RobinHoodTableBuilder::CheckOrder(const ParsedInternalKey& ikey) const {
@@ -259,7 +276,7 @@ size_t RobinHoodTableBuilder::MemoryUsage() const {
   return index_.MemoryUsage() + (inline_ ? inline_->MemoryUsage() : 0) +
          (paged_ ? paged_->MemoryUsage() : 0) + sparse_.MemoryUsage() +
          log_.block_table().MemoryUsage() + range_dels_.capacity() +
-         probe_.capacity() + last_user_key_.capacity() +
+         probe_.capacity() + last_user_key_.capacity() + staged_.capacity() +
          (filter_ ? filter_->MemoryUsage() : 0);
 }
 
@@ -426,6 +443,9 @@ Status RobinHoodTableBuilder::Finish() {
   SectionHandle written;
   WriteSection(encoded, &written);
   Append(footer);
+  WriteOut(staged_);
+  staged_.clear();
+  staged_.shrink_to_fit();
   return status_;
 }
 

@@ -121,6 +121,8 @@ class RobinHoodTableBuilder : public TableBuilder {
   void WriteProperties(const IndexGeometry& geometry, const TableMeta& meta,
                        SectionHandle* handle);
   void TrackMemory();
+  // Writes `data` to the file now (Append stages what it is given).
+  void WriteOut(const Slice& data);
 
   const RobinHoodTableOptions options_;
   Logger* const logger_;
@@ -137,6 +139,14 @@ class RobinHoodTableBuilder : public TableBuilder {
   std::unique_ptr<SpillDir> spill_dir_;
 
   uint64_t offset_ = 0;  // bytes written to the file
+  // The file goes out in writes of kWriteUnit bytes at offsets that are
+  // multiples of it: a kernel whose page cache holds large folios (XFS;
+  // ext4 since Linux 6.16) then keeps the file in huge pages, and maps it
+  // with them, where writes of RocksDB's 1 MiB buffer leave 4 KiB pages.
+  // A lookup's cache miss then costs one TLB entry of a few hundred, not
+  // a page walk (measured: docs/benchmarks.md, "Huge pages").
+  static constexpr size_t kWriteUnit = size_t{2} << 20;
+  std::string staged_;  // the file's bytes past its last whole unit
   // Log blocks, compressed with the column family's codec.
   LogBlockWriter log_;
   uint64_t entries_since_sparse_ = 0;

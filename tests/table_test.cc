@@ -887,9 +887,10 @@ TEST(TableTest, BuilderMemoryIsBoundedPerKey) {
   log_only.filter_policy = "";
   ASSERT_OK(h.Build(entries, log_only, &KeyHash, &peak));
   // 12 bytes a key for the hash index (in 64K-record chunks), plus the
-  // sparse index (a 24-byte key every 16 entries) and the block table.
+  // sparse index (a 24-byte key every 16 entries), the block table and
+  // the file's tail past its last whole write unit (2 MiB).
   EXPECT_LE(peak, static_cast<size_t>(n) * 12 + 786432 + n / 16 * 26 +
-                      n / 100 * 4 + 65536);
+                      n / 100 * 4 + 65536 + (2 << 20));
 
   // Inline: the entries wait in memory until Finish, at most 1.5 times
   // the file's bytes (the design bound) with everything else counted.
@@ -1316,6 +1317,106 @@ TEST(TableTest, GlobalSeqnoRules) {
   it->SeekToFirst();
   ASSERT_TRUE(it->Valid());
   EXPECT_EQ(GetInternalKeySeqno(it->key()), 0u);
+}
+
+// Each write a file receives: where it starts and how long it is.
+class WriteRecordingFile : public FSWritableFileOwnerWrapper {
+ public:
+  WriteRecordingFile(std::unique_ptr<FSWritableFile>&& f,
+                     std::vector<std::pair<uint64_t, uint64_t>>* writes)
+      : FSWritableFileOwnerWrapper(std::move(f)), writes_(writes) {}
+  IOStatus Append(const Slice& data, const IOOptions& o,
+                  IODebugContext* dbg) override {
+    Record(data);
+    return FSWritableFileOwnerWrapper::Append(data, o, dbg);
+  }
+  IOStatus Append(const Slice& data, const IOOptions& o,
+                  const DataVerificationInfo& v,
+                  IODebugContext* dbg) override {
+    Record(data);
+    return FSWritableFileOwnerWrapper::Append(data, o, v, dbg);
+  }
+
+ private:
+  void Record(const Slice& data) {
+    writes_->emplace_back(at_, data.size());
+    at_ += data.size();
+  }
+  std::vector<std::pair<uint64_t, uint64_t>>* writes_;
+  uint64_t at_ = 0;
+};
+
+// A file goes out in writes of whole 2 MiB units at offsets that are
+// multiples of the unit, whatever its layout and RocksDB's buffer size, so
+// a page cache of large folios can hold it in huge pages. Only the last
+// write is shorter; the file reads back whole.
+TEST(TableTest, FileGoesOutInAlignedUnits) {
+  constexpr uint64_t kUnit = 2 << 20;
+  Entries small, wide;
+  for (int i = 0; i < 400000; ++i) {
+    char k[9];
+    snprintf(k, sizeof(k), "%08d", i);
+    small.emplace_back(IKey(k, 0, kTypeValue), "vvvv");
+  }
+  for (int i = 0; i < 60000; ++i) {
+    char k[17];
+    snprintf(k, sizeof(k), "%016d", i);
+    wide.emplace_back(IKey(k, 0, kTypeValue), std::string(100, 'a' + i % 26));
+  }
+  RobinHoodTableOptions log_only;
+  log_only.inline_slot_limit = 0;
+  log_only.page_layout = false;
+  struct Case {
+    const char* name;
+    const Entries* entries;
+    RobinHoodTableOptions opts;
+  };
+  const Case cases[] = {{"inline", &small, RobinHoodTableOptions()},
+                        {"paged", &wide, RobinHoodTableOptions()},
+                        {"log", &wide, log_only}};
+  for (const Case& c : cases) {
+    for (size_t buffer : {size_t{1} << 20, size_t{3} << 20}) {
+      SCOPED_TRACE(std::string(c.name) + " buffer " + std::to_string(buffer));
+      harness::TableFile f(std::string("units-") + c.name);
+      Options options;
+      ImmutableOptions ioptions(options);
+      MutableCFOptions moptions(options);
+      InternalKeyComparator icmp(BytewiseComparator());
+      std::unique_ptr<FSWritableFile> file;
+      ASSERT_OK(ioptions.fs->NewWritableFile(f.path(), FileOptions(), &file,
+                                             nullptr));
+      std::vector<std::pair<uint64_t, uint64_t>> writes;
+      file.reset(new WriteRecordingFile(std::move(file), &writes));
+      FileOptions fo;
+      fo.writable_file_max_buffer_size = buffer;
+      WritableFileWriter writer(std::move(file), f.path(), fo);
+      compat::OwnedBuilderOptions owned(ioptions, moptions, icmp,
+                                        kNoCompression);
+      std::unique_ptr<TableBuilder> b(
+          NewRobinHoodTableFactory(c.opts)->NewTableBuilder(owned.tbo,
+                                                            &writer));
+      for (const auto& e : *c.entries) b->Add(e.first, e.second);
+      ASSERT_OK(b->Finish());
+      ASSERT_OK(compat::Close(&writer));
+      ASSERT_GT(b->FileSize(), 2 * kUnit);  // a few units, and a tail
+      ASSERT_GE(writes.size(), 2u);
+      for (size_t i = 0; i + 1 < writes.size(); ++i) {
+        EXPECT_EQ(writes[i].first % kUnit, 0u) << i;
+        EXPECT_EQ(writes[i].second % kUnit, 0u) << i;
+      }
+      EXPECT_EQ(writes.back().first % kUnit, 0u);
+      EXPECT_EQ(writes.back().first + writes.back().second, b->FileSize());
+      EXPECT_EQ(f.FileSize(), b->FileSize());
+      // What went out is the table: every key reads back.
+      std::unique_ptr<TableReader> t;
+      ASSERT_OK(f.Open(/*mmap=*/true, &t));
+      for (size_t i = 0; i < c.entries->size(); i += 997) {
+        CheckGet(t.get(), *c.entries,
+                 ExtractUserKey((*c.entries)[i].first).ToString(),
+                 kMaxSequenceNumber);
+      }
+    }
+  }
 }
 
 // The builder's REQUIRES, broken: each makes status() InvalidArgument (not
