@@ -9,7 +9,10 @@
 // always smaller (it is stored raw otherwise).
 // Blocks are contiguous from file offset 0, so offsets are prefix sums.
 //
-// In memory, a page table maps an address to its block in O(1): every
+// In memory, a lookup first guesses the block from the address's share of
+// the log (blocks hold about the same logical bytes) and checks it and its
+// neighbours; failing that, a page table maps an address to its block in
+// O(1): every
 // block but the last holds at least log_block_size logical bytes, so a page
 // of 2^floor(log2(log_block_size)) bytes starts in at most two blocks. The
 // page table is capped at about two pages per block (pages grow for files
@@ -88,6 +91,8 @@ class BlockTable {
   // bounding the search of the last page.
   std::vector<uint32_t> page_first_block_;
   uint32_t page_shift_ = 12;
+  // num_blocks / (logical size + 1), in 0.64 fixed point: Find's guess.
+  uint64_t per_byte_ = 0;
 };
 
 }  // namespace robinhood

@@ -3,6 +3,7 @@
 // from sizing memory or loops by numbers the file does not back.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,28 @@ TEST(BlockTableTest, PageTableBoundedByBlocks) {
   for (size_t i = 0; i < logical.size(); ++i) {
     EXPECT_EQ(t.Find(start), i);
     EXPECT_EQ(t.Find(start + logical[i] - 1), i);
+    start += logical[i];
+  }
+}
+
+// Many blocks of uneven sizes, some far larger than the rest: Find guesses
+// a block from the address's share of the log and must still land on the
+// right one at every block's first and last address, wherever the guess
+// falls.
+TEST(BlockTableTest, FindsBlocksOfUnevenSizes) {
+  std::mt19937_64 rng(20261127);  // fixed: a failure replays
+  std::vector<uint64_t> logical(20000);
+  for (auto& l : logical) {
+    l = 256 + rng() % 450;
+    if (rng() % 500 == 0) l *= 40;
+  }
+  BlockTable t;
+  ASSERT_OK(RawTable(logical, &t));
+  uint64_t start = 0;
+  for (size_t i = 0; i < logical.size(); ++i) {
+    ASSERT_EQ(t.Find(start), i);
+    ASSERT_EQ(t.Find(start + logical[i] - 1), i);
+    ASSERT_EQ(t.Find(start + rng() % logical[i]), i);
     start += logical[i];
   }
 }
