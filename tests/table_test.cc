@@ -1392,9 +1392,9 @@ TEST(TableTest, FileGoesOutInAlignedUnits) {
       WritableFileWriter writer(std::move(file), f.path(), fo);
       compat::OwnedBuilderOptions owned(ioptions, moptions, icmp,
                                         kNoCompression);
+      std::unique_ptr<TableFactory> factory(NewRobinHoodTableFactory(c.opts));
       std::unique_ptr<TableBuilder> b(
-          NewRobinHoodTableFactory(c.opts)->NewTableBuilder(owned.tbo,
-                                                            &writer));
+          factory->NewTableBuilder(owned.tbo, &writer));
       for (const auto& e : *c.entries) b->Add(e.first, e.second);
       ASSERT_OK(b->Finish());
       ASSERT_OK(compat::Close(&writer));
