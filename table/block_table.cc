@@ -93,10 +93,10 @@ Status BlockTable::Init(const Slice& contents, uint64_t log_file_bytes,
   page_first_block_[pages] = static_cast<uint32_t>(count == 0 ? 0 : count - 1);
   // Blocks per logical byte in 0.64 fixed point: below 1, since no block
   // is empty.
-  per_byte_ = count == 0 ? 0
-                         : static_cast<uint64_t>(
-                               (static_cast<unsigned __int128>(count) << 64) /
-                               (log_logical_bytes + 1));
+  per_byte_ = static_cast<uint64_t>(
+      (static_cast<unsigned __int128>(count) << 64) /
+      (static_cast<unsigned __int128>(log_logical_bytes) + 1));
+  logical_end_ = log_logical_bytes;
   return Status::OK();
 }
 
@@ -106,21 +106,23 @@ size_t BlockTable::Find(uint64_t address) const {
   // the log names its block or one beside it: one read of starts_, where
   // the page table costs a read of its own first (each a cache miss when
   // lookups are spread over gigabytes).
-  const size_t last = num_blocks() - 1;
-  size_t b = static_cast<size_t>(
-      (static_cast<unsigned __int128>(address) * per_byte_) >> 64);
-  if (b > last) b = last;
-  for (int step = 0; step < 2; ++step) {
-    if (starts_[b].logical > address) {
-      --b;  // starts_[0].logical is 0: b > 0 here
-    } else if (starts_[b + 1].logical <= address) {
-      ++b;  // b < last: the last block ends at the log's end
-    } else {
+  if (address < logical_end_) {  // so there is a block, and it is in one
+    const size_t last = num_blocks() - 1;
+    size_t b = static_cast<size_t>(
+        (static_cast<unsigned __int128>(address) * per_byte_) >> 64);
+    if (b > last) b = last;
+    for (int step = 0; step < 2; ++step) {
+      if (starts_[b].logical > address) {
+        --b;  // starts_[0].logical is 0: b > 0 here
+      } else if (starts_[b + 1].logical <= address) {
+        ++b;  // b < last: the last block ends at the log's end
+      } else {
+        return b;
+      }
+    }
+    if (starts_[b].logical <= address && address < starts_[b + 1].logical) {
       return b;
     }
-  }
-  if (starts_[b].logical <= address && address < starts_[b + 1].logical) {
-    return b;
   }
   const uint64_t page = address >> page_shift_;
   size_t lo = page_first_block_[page];

@@ -93,6 +93,7 @@ class BlockTable {
   uint32_t page_shift_ = 12;
   // num_blocks / (logical size + 1), in 0.64 fixed point: Find's guess.
   uint64_t per_byte_ = 0;
+  uint64_t logical_end_ = 0;  // starts_.back().logical, beside per_byte_
 };
 
 }  // namespace robinhood
