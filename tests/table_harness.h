@@ -108,7 +108,8 @@ class TableFile {
     Status s = ioptions_[0]->fs->NewWritableFile(path_, FileOptions(), &f,
                                                  nullptr);
     if (!s.ok()) return s;
-    WritableFileWriter writer(std::move(f), path_, FileOptions());
+    if (wrap_writes_) f = wrap_writes_(std::move(f));
+    WritableFileWriter writer(std::move(f), path_, write_options_);
     compat::OwnedBuilderOptions owned(*ioptions_[0], *moptions_, icmp_,
                                       compression);
     const TableBuilderOptions& tbo = owned.tbo;
@@ -148,6 +149,14 @@ class TableFile {
   using Wrap = std::function<std::unique_ptr<FSRandomAccessFile>(
       std::unique_ptr<FSRandomAccessFile>)>;
   void WrapReads(Wrap wrap) { wrap_ = std::move(wrap); }
+  // Every file Build writes from now on passes through `wrap` (to watch
+  // its writes), behind a WritableFileWriter made with `options`.
+  using WrapWrite = std::function<std::unique_ptr<FSWritableFile>(
+      std::unique_ptr<FSWritableFile>)>;
+  void WrapWrites(WrapWrite wrap, const FileOptions& options) {
+    wrap_writes_ = std::move(wrap);
+    write_options_ = options;
+  }
 
   // Opens the file on disk, telling the reader it has `size` bytes (the
   // size on disk unless given): through the factory, or directly with a
@@ -186,6 +195,8 @@ class TableFile {
   const std::string path_;
   const bool owned_;
   Wrap wrap_;
+  WrapWrite wrap_writes_;
+  FileOptions write_options_;
   std::shared_ptr<TableFactory> factory_;
   Options options_[2];
   std::unique_ptr<ImmutableOptions> ioptions_[2];

@@ -1378,35 +1378,26 @@ TEST(TableTest, FileGoesOutInAlignedUnits) {
     for (size_t buffer : {size_t{1} << 20, size_t{3} << 20}) {
       SCOPED_TRACE(std::string(c.name) + " buffer " + std::to_string(buffer));
       harness::TableFile f(std::string("units-") + c.name);
-      Options options;
-      ImmutableOptions ioptions(options);
-      MutableCFOptions moptions(options);
-      InternalKeyComparator icmp(BytewiseComparator());
-      std::unique_ptr<FSWritableFile> file;
-      ASSERT_OK(ioptions.fs->NewWritableFile(f.path(), FileOptions(), &file,
-                                             nullptr));
       std::vector<std::pair<uint64_t, uint64_t>> writes;
-      file.reset(new WriteRecordingFile(std::move(file), &writes));
       FileOptions fo;
       fo.writable_file_max_buffer_size = buffer;
-      WritableFileWriter writer(std::move(file), f.path(), fo);
-      compat::OwnedBuilderOptions owned(ioptions, moptions, icmp,
-                                        kNoCompression);
-      std::unique_ptr<TableFactory> factory(NewRobinHoodTableFactory(c.opts));
-      std::unique_ptr<TableBuilder> b(
-          factory->NewTableBuilder(owned.tbo, &writer));
-      for (const auto& e : *c.entries) b->Add(e.first, e.second);
-      ASSERT_OK(b->Finish());
-      ASSERT_OK(compat::Close(&writer));
-      ASSERT_GT(b->FileSize(), 2 * kUnit);  // a few units, and a tail
+      f.WrapWrites(
+          [&writes](std::unique_ptr<FSWritableFile> file) {
+            return std::unique_ptr<FSWritableFile>(
+                new WriteRecordingFile(std::move(file), &writes));
+          },
+          fo);
+      // Build checks that the builder's FileSize is the file's.
+      ASSERT_OK(f.Build(*c.entries, c.opts));
+      const uint64_t size = f.FileSize();
+      ASSERT_GT(size, 2 * kUnit);  // a few units, and a tail
       ASSERT_GE(writes.size(), 2u);
       for (size_t i = 0; i + 1 < writes.size(); ++i) {
         EXPECT_EQ(writes[i].first % kUnit, 0u) << i;
         EXPECT_EQ(writes[i].second % kUnit, 0u) << i;
       }
       EXPECT_EQ(writes.back().first % kUnit, 0u);
-      EXPECT_EQ(writes.back().first + writes.back().second, b->FileSize());
-      EXPECT_EQ(f.FileSize(), b->FileSize());
+      EXPECT_EQ(writes.back().first + writes.back().second, size);
       // What went out is the table: every key reads back.
       std::unique_ptr<TableReader> t;
       ASSERT_OK(f.Open(/*mmap=*/true, &t));
