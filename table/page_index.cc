@@ -154,7 +154,8 @@ bool PageIndex::Greater(uint64_t i, uint64_t prefix, const Slice& rest) const {
   return SeparatorAt(i).compare(rest) > 0;
 }
 
-bool PageIndex::Find(const Slice& key, uint64_t* page) const {
+bool PageIndex::Find(const Slice& key, uint64_t* page,
+                     uint32_t* share) const {
   if (key.size() < common_.size() ||
       memcmp(key.data(), common_.data(), common_.size()) != 0) {
     return false;
@@ -179,6 +180,19 @@ bool PageIndex::Find(const Slice& key, uint64_t* page) const {
   }
   // Separator 0 is not greater than the key, so lo >= 1.
   *page = lo - 1;
+  if (share != nullptr) {
+    // 32-bit numbers, so the span and the quotient cannot overflow; the
+    // next separator's prefix is read beside this one's.
+    const uint64_t from = PrefixAt(lo - 1) >> 32;
+    const uint64_t to =
+        lo < pages_ ? PrefixAt(lo) >> 32 : (KeyPrefix(last_) >> 32) + 1;
+    const uint64_t at = prefix >> 32;
+    *share = to > from && at > from
+                 ? static_cast<uint32_t>(
+                       std::min<uint64_t>(((at - from) << 16) / (to - from),
+                                          65535))
+                 : 0;
+  }
   return true;
 }
 

@@ -60,8 +60,12 @@ class PageIndex {
 
   uint64_t pages() const { return pages_; }
   // The page that holds `key` if the file does; false if `key` lies
-  // before the first key or after the last.
-  bool Find(const Slice& key, uint64_t* page) const;
+  // before the first key or after the last. `share`, if given: where the
+  // key's 4 bytes past the common ones lie between its page's separator
+  // and the next page's (the last key, past the last page), in 65536ths,
+  // below 65536: in evenly spread keys, about the share of the page's
+  // entries before it, so a lookup can guess where its entry lies.
+  bool Find(const Slice& key, uint64_t* page, uint32_t* share = nullptr) const;
   // The first page that may hold keys >= `key`: 0 before the first key,
   // pages() after the last.
   uint64_t SeekPage(const Slice& key) const;

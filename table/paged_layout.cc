@@ -17,6 +17,18 @@ Status PagedLayout::Open(const TableView* view) {
   page_bytes_ = view->meta().page_bytes();
   verified_.Reset(pages_);
   SetSamples(view, 0);
+  // The meta block's checks bound the entries by the pages (at least one
+  // and at most EntryPageMaxEntries a page). Each entry costs its tail
+  // bytes, and a page's last entry leaves on average half an entry empty.
+  const double per_page = static_cast<double>(view->meta().num_entries) /
+                          static_cast<double>(std::max<uint64_t>(pages_, 1));
+  guess_used_ = 0;
+  if (per_page >= kGuessMinEntries) {
+    const double room = page_bytes_ - kEntryPageFixedTail -
+                        kEntryPageTailPerEntry * per_page;
+    guess_used_ = static_cast<uint32_t>(
+        std::max(0.0, room * per_page / (per_page + 0.5)));
+  }
   return Status::OK();
 }
 
@@ -84,15 +96,48 @@ const char* PagedLayout::MappedPageOf(const Slice& user_key,
   return view_->file().mapping().data() + page * page_bytes_;
 }
 
+void PagedLayout::PrefetchPage(const char* page, uint32_t offset) const {
+  // The tail: crc, n and tags in the last line, offsets before them.
+  const uint32_t lines = page_bytes_ / 64 - 2;
+  __builtin_prefetch(page + page_bytes_ - 64);
+  __builtin_prefetch(page + page_bytes_ - 128);
+  if (offset == kNoGuess) return;
+  // The entry's guessed line and its neighbours, while the tail is on its
+  // way: the tail then names a line already in cache or arriving.
+  const uint32_t line = std::min(offset / 64, lines - 1);
+  const uint32_t first = line > kGuessLines ? line - kGuessLines : 0;
+  const uint32_t last = std::min(line + kGuessLines, lines - 1);
+  for (uint32_t l = first; l <= last; ++l) __builtin_prefetch(page + 64 * l);
+}
+
 Layout::Hint PagedLayout::PrefetchHome(const Slice& user_key,
                                        uint64_t /*hash*/) const {
   Hint hint = kNoHint;
   const char* page = MappedPageOf(user_key, &hint);
   if (page == nullptr) return kNoHint;
-  // The tail: crc, n and tags in the last line, offsets before them.
-  __builtin_prefetch(page + page_bytes_ - 64);
-  __builtin_prefetch(page + page_bytes_ - 128);
+  PrefetchPage(page, kNoGuess);
   return hint;
+}
+
+Layout::Hint PagedLayout::PrefetchLookup(const Slice& user_key,
+                                         uint64_t /*hash*/) const {
+  // A prefetch never reads: only with mmap, once the index is in.
+  if (!view_->mmap()) return kNoHint;
+  uint64_t page = 0;
+  uint32_t offset = kNoGuess;
+  if (!GuessEntry(user_key, &page, &offset)) return PrefetchHome(user_key, 0);
+  PrefetchPage(view_->file().mapping().data() + page * page_bytes_, offset);
+  return page + 1;
+}
+
+bool PagedLayout::GuessEntry(const Slice& user_key, uint64_t* page,
+                             uint32_t* offset) const {
+  const PageIndex* index = index_.load(std::memory_order_acquire);
+  if (guess_used_ == 0 || index == nullptr) return false;
+  uint32_t share = 0;
+  if (!index->Find(user_key, page, &share)) return false;
+  *offset = GuessedOffset(share);
+  return true;
 }
 
 void PagedLayout::PrefetchAfterHome(const Slice& user_key, uint64_t hash,
@@ -120,16 +165,17 @@ Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
     const PageIndex* index = nullptr;
     Status s = Index(&index);
     if (!s.ok()) return s;
-    if (!index->Find(user_key, &page)) return Status::OK();
+    uint32_t share = 0;
+    if (!index->Find(user_key, &page, &share)) return Status::OK();
+    // A lookup without a hint runs alone (no prefetch ran for it): the
+    // tail's lines and the entry's guessed ones at once, not one after
+    // the other. The index found the page in the file.
+    if (view_->mmap()) {
+      PrefetchPage(view_->file().mapping().data() + page * page_bytes_,
+                   GuessedOffset(share));
+    }
   }
   Status s;
-  if (view_->mmap()) {
-    // The tail's last two lines (n and tags, the offsets before them) at
-    // once, not one after the other.
-    const char* end =
-        view_->file().mapping().data() + (page + 1) * page_bytes_;
-    __builtin_prefetch(end - 128);
-  }
   Slice run;
   s = ReadPages(page, 1, buf, &run);
   if (!s.ok()) return s;
