@@ -61,13 +61,13 @@ class Layout {
   // Brings in the first bytes a lookup of `user_key` (hash `hash`) reads;
   // reads nothing of the file, checks nothing.
   virtual Hint PrefetchHome(const Slice& user_key, uint64_t hash) const = 0;
-  // A single lookup about to run (Get): its home and, where the layout
-  // can guess it, what the lookup reads after it, all asked for at once. A
-  // batch asks for its homes first and PrefetchAfterHome then, instead:
-  // fifty keys' guesses would outrun the misses a core tracks.
-  virtual Hint PrefetchLookup(const Slice& user_key, uint64_t hash) const {
-    return PrefetchHome(user_key, hash);
-  }
+  // A single lookup (Get) past its filter, its home on its way: what the
+  // lookup reads after its home, where PrefetchHome could guess it without
+  // reading (the hint carries the guess), so the two arrive together. Not
+  // before the filter: a key it rules out would pay for the guess. A batch
+  // uses PrefetchAfterHome instead: fifty keys' guesses would outrun the
+  // misses a core tracks.
+  virtual void PrefetchEntry(Hint /*hint*/) const {}
   // MultiGet's second pass, once every key's home is on its way: brings in
   // what the lookup reads after its home, if the layout can know it.
   virtual void PrefetchAfterHome(const Slice& /*user_key*/, uint64_t /*hash*/,

@@ -85,25 +85,29 @@ const char* PagedLayout::MappedPageOf(const Slice& user_key,
   // A prefetch never reads: only with mmap, once the index is in.
   uint64_t page = 0;
   if (*hint != kNoHint) {
-    page = *hint - 1;
+    page = HintPage(*hint);
   } else {
     const PageIndex* index = index_.load(std::memory_order_acquire);
-    if (!view_->mmap() || index == nullptr || !index->Find(user_key, &page)) {
+    uint32_t share = 0;
+    if (!view_->mmap() || index == nullptr ||
+        !index->Find(user_key, &page, &share)) {
       return nullptr;
     }
-    *hint = page + 1;
+    *hint = MakeHint(page, GuessedOffset(share));
   }
   return view_->file().mapping().data() + page * page_bytes_;
 }
 
-void PagedLayout::PrefetchPage(const char* page, uint32_t offset) const {
-  // The tail: crc, n and tags in the last line, offsets before them.
-  const uint32_t lines = page_bytes_ / 64 - 2;
+void PagedLayout::PrefetchTail(const char* page) const {
+  // crc, n and tags in the last line, offsets before them.
   __builtin_prefetch(page + page_bytes_ - 64);
   __builtin_prefetch(page + page_bytes_ - 128);
+}
+
+void PagedLayout::PrefetchAround(const char* page, uint32_t offset) const {
   if (offset == kNoGuess) return;
-  // The entry's guessed line and its neighbours, while the tail is on its
-  // way: the tail then names a line already in cache or arriving.
+  // The entry's guessed line and its neighbours (not the tail's lines).
+  const uint32_t lines = page_bytes_ / 64 - 2;
   const uint32_t line = std::min(offset / 64, lines - 1);
   const uint32_t first = line > kGuessLines ? line - kGuessLines : 0;
   const uint32_t last = std::min(line + kGuessLines, lines - 1);
@@ -115,19 +119,14 @@ Layout::Hint PagedLayout::PrefetchHome(const Slice& user_key,
   Hint hint = kNoHint;
   const char* page = MappedPageOf(user_key, &hint);
   if (page == nullptr) return kNoHint;
-  PrefetchPage(page, kNoGuess);
+  PrefetchTail(page);
   return hint;
 }
 
-Layout::Hint PagedLayout::PrefetchLookup(const Slice& user_key,
-                                         uint64_t /*hash*/) const {
-  // A prefetch never reads: only with mmap, once the index is in.
-  if (!view_->mmap()) return kNoHint;
-  uint64_t page = 0;
-  uint32_t offset = kNoGuess;
-  if (!GuessEntry(user_key, &page, &offset)) return PrefetchHome(user_key, 0);
-  PrefetchPage(view_->file().mapping().data() + page * page_bytes_, offset);
-  return page + 1;
+void PagedLayout::PrefetchEntry(Hint hint) const {
+  if (hint == kNoHint || !view_->mmap()) return;
+  PrefetchAround(view_->file().mapping().data() + HintPage(hint) * page_bytes_,
+                 HintOffset(hint));
 }
 
 bool PagedLayout::GuessEntry(const Slice& user_key, uint64_t* page,
@@ -160,7 +159,7 @@ Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
   if (hint != kNoHint) {
     // PrefetchHome searched the index for this key (ReadPages checks the
     // page is in the file).
-    page = hint - 1;
+    page = HintPage(hint);
   } else {
     const PageIndex* index = nullptr;
     Status s = Index(&index);
@@ -171,8 +170,9 @@ Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
     // tail's lines and the entry's guessed ones at once, not one after
     // the other. The index found the page in the file.
     if (view_->mmap()) {
-      PrefetchPage(view_->file().mapping().data() + page * page_bytes_,
-                   GuessedOffset(share));
+      const char* at = view_->file().mapping().data() + page * page_bytes_;
+      PrefetchTail(at);
+      PrefetchAround(at, GuessedOffset(share));
     }
   }
   Status s;

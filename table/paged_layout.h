@@ -4,7 +4,9 @@
 // bytes or a larger power of two (entry_page.h) from offset 0, and has no log and no hash index. A
 // page index (page_index.h) of one short separator a page says which page
 // holds a key, so a point lookup reads one page: from disk, one device
-// read; in memory, the page's tail and then the entry, in one page.
+// read; in memory, the page's tail and then the entry, in one page (a
+// single lookup asks for the entry's likely lines with the tail, so the
+// two reads mostly overlap: GuessEntry).
 //
 // Sections: the pages (the meta block's `index` handle, index_slots =
 // index_capacity = the page count), the page index (`block_table`), and an
@@ -35,11 +37,12 @@ class PagedLayout : public Layout {
 
   Status Open(const TableView* view) override;
   uint64_t HashOf(const Slice& user_key) const override;
-  // The hint is the key's page plus one.
+  // The page's tail. The hint names the key's page and where in it the
+  // entry likely starts (MakeHint).
   Hint PrefetchHome(const Slice& user_key, uint64_t hash) const override;
-  // The tail and, where entries are short enough to guess (guess_used_),
-  // the lines around the entry's guessed place, all at once.
-  Hint PrefetchLookup(const Slice& user_key, uint64_t hash) const override;
+  // The lines around the entry's guessed start, where entries are short
+  // enough to guess (guess_used_).
+  void PrefetchEntry(Hint hint) const override;
   // The entry whose tag matches, now that the page's tail is on its way.
   void PrefetchAfterHome(const Slice& user_key, uint64_t hash,
                          Hint hint) const override;
@@ -92,10 +95,25 @@ class PagedLayout : public Layout {
   // `user_key`, or null. Reads nothing of the file, checks nothing. A
   // `*hint` names the page; else it is set to name the page found.
   const char* MappedPageOf(const Slice& user_key, Hint* hint) const;
-  // The page's tail and, if `offset` is a guess (not kNoGuess), the lines
-  // around it. REQUIRES: mmap; `page` is a page of the mapping.
-  static constexpr uint32_t kNoGuess = ~uint32_t{0};
-  void PrefetchPage(const char* page, uint32_t offset) const;
+  // A page of the mapping's tail; the lines around `offset` in it, if a
+  // guess (not kNoGuess). REQUIRES: mmap.
+  void PrefetchTail(const char* page) const;
+  void PrefetchAround(const char* page, uint32_t offset) const;
+  // A hint: the page plus one in its low 48 bits (the meta block's checks
+  // bound the pages by the file), the guessed offset in its top 16, which
+  // kNoGuess's bits fill where there is none (a guess is below the
+  // page's tail, under 65536 - 128).
+  static constexpr uint32_t kNoGuess = 0xffff;
+  static constexpr int kHintPageBits = 48;
+  static Hint MakeHint(uint64_t page, uint32_t offset) {
+    return (page + 1) | (Hint{offset} << kHintPageBits);
+  }
+  static uint64_t HintPage(Hint hint) {
+    return (hint & ((Hint{1} << kHintPageBits) - 1)) - 1;
+  }
+  static uint32_t HintOffset(Hint hint) {
+    return static_cast<uint32_t>(hint >> kHintPageBits);
+  }
   uint32_t GuessedOffset(uint32_t share) const {
     return guess_used_ == 0
                ? kNoGuess

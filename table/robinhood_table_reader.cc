@@ -129,12 +129,13 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     const uint64_t filter_hash =
         filter_.hashed() ? FilterHash(target.user_key, hash) : 0;
     if (filter_.hashed()) filter_.Prefetch(filter_hash);
-    hint = layout_->PrefetchLookup(target.user_key, hash);
+    hint = layout_->PrefetchHome(target.user_key, hash);
     bool may = true;
     s = filter_.KeyMayMatch(target.user_key, filter_hash, &may);
     if (!s.ok()) return s;
     RecordTick(may ? BLOOM_FILTER_FULL_POSITIVE : BLOOM_FILTER_USEFUL);
     if (!may) return Status::OK();
+    layout_->PrefetchEntry(hint);
   }
   return layout_->Get(target, hash, hint, get_context);
 }

@@ -836,7 +836,7 @@ TEST(TableTest, PagedLookupsGuessWhereTheirEntryLies) {
       const int64_t lines = int64_t{p.OffsetOf(at) / 64} - int64_t{offset / 64};
       if (std::abs(lines) <= int64_t{PagedLayout::kGuessLines}) near++;
     }
-    // About 77% here; a guess of each page's start, 15%.
+    // 81% here; a guess of each page's start, 12%.
     EXPECT_GE(near, sorted.size() * 6 / 10);
   }
 }
