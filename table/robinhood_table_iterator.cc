@@ -160,6 +160,25 @@ void RobinHoodTableIterator::Seek(const Slice& target) {
                             table_->meta().sparse_index.offset));
     return;
   }
+  // LoadBlock found every entry of the block, and they are in key order:
+  // the first at or after `target` is found by halving from the record's
+  // entry, so a record a block is as quick as one every few entries.
+  size_t lo = index_, hi = offsets_.size();
+  while (lo < hi) {
+    index_ = lo + (hi - lo) / 2;
+    ParseCurrent();
+    if (table_->icmp().Compare(key_, target) < 0) {
+      lo = index_ + 1;
+    } else {
+      hi = index_;
+    }
+  }
+  if (lo == offsets_.size()) {
+    // All below it: the next block's first entry, a record above it.
+    if (!LoadBlock(block_ + 1)) return;
+    lo = 0;
+  }
+  index_ = lo;
   ParseCurrent();
   while (valid_ && table_->icmp().Compare(key_, target) < 0) Next();
 }

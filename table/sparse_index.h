@@ -1,6 +1,7 @@
 // The sparse ordered index: the internal key and address of the first entry
-// of every log block, and of every `sparse_index_interval`-th entry, in log
-// order. Seek binary-searches it, then scans at most an interval of entries.
+// of every log block, and of every `sparse_index_interval`-th entry (not
+// where blocks are compressed: the meta block's interval is then 0), in log
+// order. Seek binary-searches it, then halves the record's block.
 //
 // Section contents:
 //   varint64 record_count

@@ -873,6 +873,34 @@ TEST(TableTest, CompressibleEntriesKeepTheLog) {
                                            .ToString(),
                                        kMaxSequenceNumber));
     }
+    if (!compressible) continue;
+    // A compressed block is decoded whole before any entry of it is read:
+    // its first entry is its one sparse record, and a Seek halves it.
+    const LogLayout* log = ViewOf(t.get()).layout().AsLog();
+    ASSERT_NE(log, nullptr);
+    const SparseIndex* samples = nullptr;
+    ASSERT_OK(log->Samples(&samples));
+    EXPECT_EQ(samples->size(), BlocksOf(t.get()).num_blocks());
+    EXPECT_GT(BlocksOf(t.get()).num_blocks(), 10u);
+    EXPECT_EQ(ViewOf(t.get()).meta().sparse_interval, 0u);
+    std::unique_ptr<InternalIterator> it(t->NewIterator(
+        ReadOptions(), nullptr, nullptr, false,
+        TableReaderCaller::kUncategorized));
+    for (int i = 0; i < 3000; ++i) {
+      it->Seek(entries[i].first);
+      ASSERT_TRUE(it->Valid()) << i;
+      ASSERT_EQ(it->key(), entries[i].first) << i;
+      // Between this key and the next: the next, or the end.
+      it->Seek(IKey(ExtractUserKey(entries[i].first).ToString() + '\0', 0,
+                    kTypeValue));
+      if (i + 1 == 3000) {
+        ASSERT_FALSE(it->Valid());
+      } else {
+        ASSERT_TRUE(it->Valid()) << i;
+        ASSERT_EQ(it->key(), entries[i + 1].first) << i;
+      }
+    }
+    ASSERT_OK(it->status());
   }
 }
 

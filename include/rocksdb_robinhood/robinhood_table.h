@@ -34,7 +34,10 @@ struct RobinHoodTableOptions {
 
   // The sparse ordered index (used by Seek and by iterators) records one key
   // in every `sparse_index_interval` entries, and the first entry of every
-  // log block. A Seek scans at most this many entries after a binary search.
+  // log block; in a file whose log blocks are compressed, only the latter (a
+  // compressed block is decoded whole before any entry of it is read). A
+  // Seek reads the block of the record a binary search finds and halves
+  // the block's entries from there.
   // Valid range: [kMinSparseIndexInterval, kMaxSparseIndexInterval].
   uint32_t sparse_index_interval = 16;
   static constexpr uint32_t kMinSparseIndexInterval = 1;
