@@ -66,7 +66,9 @@ TEST_F(SpillTest, BufferGivesBackItsBytesInMemoryAndSpilled) {
     EXPECT_EQ(b.spilled(), spill_at >= 0);
     EXPECT_EQ(b.size(), data.size());
     EXPECT_EQ(Files().size(), spill_at >= 0 ? 1u : 0u);
-    if (spill_at >= 0) EXPECT_LE(b.MemoryUsage(), 2 * SpillFile::kBufferBytes);
+    if (spill_at >= 0) {
+      EXPECT_LE(b.MemoryUsage(), 2 * SpillFile::kBufferBytes);
+    }
     std::string pieces;
     ASSERT_OK(b.ForEachPiece([&](const Slice& p) {
       EXPECT_LE(p.size(), SpillFile::kBufferBytes);
