@@ -88,12 +88,12 @@ const char* PagedLayout::MappedPageOf(const Slice& user_key,
     page = HintPage(*hint);
   } else {
     const PageIndex* index = index_.load(std::memory_order_acquire);
-    uint32_t share = 0;
+    uint32_t offset = kNoGuess;
     if (!view_->mmap() || index == nullptr ||
-        !index->Find(user_key, &page, &share)) {
+        !FindPage(*index, user_key, &page, &offset)) {
       return nullptr;
     }
-    *hint = MakeHint(page, GuessedOffset(share));
+    *hint = MakeHint(page, offset);
   }
   return view_->file().mapping().data() + page * page_bytes_;
 }
@@ -129,14 +129,24 @@ void PagedLayout::PrefetchEntry(Hint hint) const {
                  HintOffset(hint));
 }
 
+bool PagedLayout::FindPage(const PageIndex& index, const Slice& user_key,
+                           uint64_t* page, uint32_t* offset) const {
+  // The share costs a division: only where a guess is made of it.
+  uint32_t share = 0;
+  if (!index.Find(user_key, page, guess_used_ != 0 ? &share : nullptr)) {
+    return false;
+  }
+  *offset = guess_used_ == 0
+                ? kNoGuess
+                : static_cast<uint32_t>((uint64_t{share} * guess_used_) >> 16);
+  return true;
+}
+
 bool PagedLayout::GuessEntry(const Slice& user_key, uint64_t* page,
                              uint32_t* offset) const {
   const PageIndex* index = index_.load(std::memory_order_acquire);
-  if (guess_used_ == 0 || index == nullptr) return false;
-  uint32_t share = 0;
-  if (!index->Find(user_key, page, &share)) return false;
-  *offset = GuessedOffset(share);
-  return true;
+  return index != nullptr && FindPage(*index, user_key, page, offset) &&
+         *offset != kNoGuess;
 }
 
 void PagedLayout::PrefetchAfterHome(const Slice& user_key, uint64_t hash,
@@ -164,15 +174,15 @@ Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
     const PageIndex* index = nullptr;
     Status s = Index(&index);
     if (!s.ok()) return s;
-    uint32_t share = 0;
-    if (!index->Find(user_key, &page, &share)) return Status::OK();
+    uint32_t offset = kNoGuess;
+    if (!FindPage(*index, user_key, &page, &offset)) return Status::OK();
     // A lookup without a hint runs alone (no prefetch ran for it): the
     // tail's lines and the entry's guessed ones at once, not one after
     // the other. The index found the page in the file.
     if (view_->mmap()) {
       const char* at = view_->file().mapping().data() + page * page_bytes_;
       PrefetchTail(at);
-      PrefetchAround(at, GuessedOffset(share));
+      PrefetchAround(at, offset);
     }
   }
   Status s;

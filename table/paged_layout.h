@@ -114,11 +114,11 @@ class PagedLayout : public Layout {
   static uint32_t HintOffset(Hint hint) {
     return static_cast<uint32_t>(hint >> kHintPageBits);
   }
-  uint32_t GuessedOffset(uint32_t share) const {
-    return guess_used_ == 0
-               ? kNoGuess
-               : static_cast<uint32_t>((uint64_t{share} * guess_used_) >> 16);
-  }
+  // The page that may hold `user_key` (false: none), and where in it its
+  // entry likely starts, the key's share of the page's range of the
+  // page's entry bytes (kNoGuess where guess_used_ is 0).
+  bool FindPage(const PageIndex& index, const Slice& user_key,
+                uint64_t* page, uint32_t* offset) const;
 
   const TableView* view_ = nullptr;
   uint64_t pages_ = 0;
