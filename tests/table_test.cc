@@ -89,15 +89,21 @@ Entries Sorted(Entries entries, const InternalKeyComparator& icmp) {
 }
 
 // What a Get of `user_key` at snapshot `snap` must answer, for tables of
-// puts and deletes.
+// puts and deletes. The model is in the table's order (Sorted()): a binary
+// search finds the key's versions, newest first, so suites of 100,000 keys
+// stay quick under the sanitizers.
 GetContext::GetState Expected(const Entries& model, const std::string& user_key,
                               SequenceNumber snap, std::string* value) {
-  for (const auto& e : model) {
+  auto it = std::partition_point(
+      model.begin(), model.end(), [&](const Entries::value_type& e) {
+        return ExtractUserKey(e.first).compare(user_key) < 0;
+      });
+  for (; it != model.end() && ExtractUserKey(it->first) == user_key; ++it) {
     ParsedInternalKey p;
-    EXPECT_TRUE(ParseInternalKey(e.first, &p, false).ok());
-    if (p.user_key != user_key || p.sequence > snap) continue;
+    EXPECT_TRUE(ParseInternalKey(it->first, &p, false).ok());
+    if (p.sequence > snap) continue;
     if (p.type == kTypeValue) {
-      *value = e.second;
+      *value = it->second;
       return GetContext::kFound;
     }
     return GetContext::kDeleted;
