@@ -61,6 +61,9 @@ class Layout {
   // Brings in the first bytes a lookup of `user_key` (hash `hash`) reads;
   // reads nothing of the file, checks nothing.
   virtual Hint PrefetchHome(const Slice& user_key, uint64_t hash) const = 0;
+  // Whether PrefetchHome searches (the paged layout's page index) rather
+  // than computes the home from the hash or the key.
+  virtual bool SearchesForHome() const { return false; }
   // A single lookup (Get) past its filter, its home on its way: what the
   // lookup reads after its home, where PrefetchHome could guess it without
   // reading (the hint carries the guess), so the two arrive together. Not

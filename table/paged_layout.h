@@ -40,6 +40,7 @@ class PagedLayout : public Layout {
   // The page's tail. The hint names the key's page and where in it the
   // entry likely starts (MakeHint).
   Hint PrefetchHome(const Slice& user_key, uint64_t hash) const override;
+  bool SearchesForHome() const override { return true; }
   // The lines around the entry's guessed start, where entries are short
   // enough to guess (guess_used_).
   void PrefetchEntry(Hint hint) const override;

@@ -123,13 +123,17 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
   Layout::Hint hint = Layout::kNoHint;
   if (filter_.usable() && !skip_filters) {
     // The filter's line and the home's are asked for before either is
-    // read, so a key waits on the two at once, not one after the other (a
-    // hash filter's first: finding a home may take a search, the paged
-    // layout's, that the filter's line arrives during).
+    // read, so a key waits on the two at once, not one after the other.
+    // The home first where the layout computes it (slots, a log's index:
+    // the longer wait, started before the filter's hash is taken); the
+    // filter's line first where the home takes a search (the paged
+    // layout's), which the line arrives during.
+    const bool search = layout_->SearchesForHome();
+    if (!search) hint = layout_->PrefetchHome(target.user_key, hash);
     const uint64_t filter_hash =
         filter_.hashed() ? FilterHash(target.user_key, hash) : 0;
     if (filter_.hashed()) filter_.Prefetch(filter_hash);
-    hint = layout_->PrefetchHome(target.user_key, hash);
+    if (search) hint = layout_->PrefetchHome(target.user_key, hash);
     bool may = true;
     s = filter_.KeyMayMatch(target.user_key, filter_hash, &may);
     if (!s.ok()) return s;
