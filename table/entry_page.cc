@@ -31,23 +31,32 @@ void EntryPageBuilder::Add(const Slice& key, const Slice& value,
 }
 
 void EntryPageBuilder::Finish(std::string* dst) {
-  assert(n_ > 0);
   const size_t start = dst->size();
-  dst->append(entries_);
-  dst->resize(start + bytes_ - kEntryPageFixedTail -
-                  n_ * kEntryPageTailPerEntry,
-              '\0');
-  dst->append(offsets_);
-  dst->append(tags_);
-  PutFixed16(dst, static_cast<uint16_t>(n_));
-  const uint32_t crc = Crc32c(dst->data() + start, bytes_ - 4);
-  PutFixed32(dst, crc32c::Mask(crc));
-  assert(dst->size() == start + bytes_);
+  dst->resize(start + bytes_);
+  Finish(&(*dst)[start]);
+}
+
+uint32_t EntryPageBuilder::Finish(char* dst) {
+  assert(n_ > 0);
+  const size_t tail = kEntryPageFixedTail + n_ * kEntryPageTailPerEntry;
+  memcpy(dst, entries_.data(), entries_.size());
+  memset(dst + entries_.size(), 0, bytes_ - tail - entries_.size());
+  char* p = dst + bytes_ - tail;
+  memcpy(p, offsets_.data(), offsets_.size());
+  p += offsets_.size();
+  memcpy(p, tags_.data(), tags_.size());
+  p += tags_.size();
+  EncodeFixed16(p, static_cast<uint16_t>(n_));
+  p += 2;
+  assert(p == dst + bytes_ - 4);
+  const uint32_t crc = Crc32c(dst, bytes_ - 4);
+  EncodeFixed32(p, crc32c::Mask(crc));
   entries_.clear();
   offsets_.clear();
   tags_.clear();
   used_ = 0;
   n_ = 0;
+  return Crc32cExtend(crc, p, 4);
 }
 
 bool EntryPage::CrcMatches(const char* page, uint32_t page_bytes) {

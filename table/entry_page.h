@@ -93,6 +93,9 @@ class EntryPageBuilder {
   // Appends the page, page_bytes() bytes, to `dst` and starts anew.
   // REQUIRES: !empty().
   void Finish(std::string* dst);
+  // The same, into the page_bytes() bytes at `dst`; returns the CRC32C of
+  // all of them (a section's checksum combines its pages').
+  uint32_t Finish(char* dst);
 
  private:
   std::string entries_;

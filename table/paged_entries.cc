@@ -74,21 +74,31 @@ void PagedEntryBuffer::PageSample(bool whole) {
 void PagedEntryBuffer::ClosePage() {
   if (open_.empty()) return;
   index_.AddPage(prev_last_, page_first_);
+  const size_t page_bytes = open_.page_bytes();
   if (spilled_ != nullptr) {
-    page_.clear();
-    open_.Finish(&page_);
+    page_.resize(page_bytes);
+    AddPageCrc(open_.Finish(&page_[0]));
     Status s = spilled_->Append(page_);
     if (!s.ok() && status_.ok()) status_ = s;
     prev_last_ = last_key_;
     return;
   }
-  const size_t chunk_bytes = kPagesPerChunk * open_.page_bytes();
-  if (chunks_.empty() || chunks_.back().size() >= chunk_bytes) {
-    chunks_.emplace_back();
-    chunks_.back().reserve(chunk_bytes);
+  if (chunks_.empty() || chunks_.back().room() < page_bytes) {
+    // Small chunks divide a huge one (powers of two), so the small ones
+    // end where a huge one would start.
+    const size_t bytes = chunk_bytes_ < BuildChunk::kHugeBytes
+                             ? kPagesPerChunk * page_bytes
+                             : BuildChunk::kHugeBytes;
+    chunks_.emplace_back(bytes);
+    chunk_bytes_ += bytes;
   }
-  open_.Finish(&chunks_.back());
+  AddPageCrc(open_.Finish(chunks_.back().Extend(page_bytes)));
   prev_last_ = last_key_;
+}
+
+void PagedEntryBuffer::AddPageCrc(uint32_t page_crc) {
+  // The pages' CRC from theirs, instead of a second pass over their bytes.
+  crc_ = crc32c::Crc32cCombine(crc_, page_crc, open_.page_bytes());
 }
 
 void PagedEntryBuffer::AddToPage(const Slice& key, const Slice& value) {
@@ -118,12 +128,13 @@ void PagedEntryBuffer::Add(const Slice& key, const Slice& value) {
 Status PagedEntryBuffer::Spill(SpillDir* dir) {
   if (spilled_ != nullptr) return status_;
   spilled_.reset(new SpillFile(dir));
-  for (std::string& chunk : chunks_) {
-    Status s = spilled_->Append(chunk);
+  for (BuildChunk& chunk : chunks_) {
+    Status s = spilled_->Append(Slice(chunk.data(), chunk.size()));
     if (!s.ok() && status_.ok()) status_ = s;
-    std::string().swap(chunk);
+    chunk = BuildChunk();
   }
   chunks_.clear();
+  chunk_bytes_ = 0;
   return status_;
 }
 
@@ -162,8 +173,8 @@ Status PagedEntryBuffer::ForEach(const Visit& visit) {
     if (!more) return Status::OK();
     if (!s.ok()) return s;
   } else {
-    for (const std::string& chunk : chunks_) {
-      if (!visit_pages(chunk)) return Status::OK();
+    for (const BuildChunk& chunk : chunks_) {
+      if (!visit_pages(Slice(chunk.data(), chunk.size()))) return Status::OK();
     }
   }
   visit_pages(last);
@@ -179,23 +190,18 @@ void PagedEntryBuffer::Close() {
 Status PagedEntryBuffer::Write(const Sink& sink, uint32_t* crc,
                                std::string* index) {
   Close();
-  *crc = 0;
+  *crc = crc_;
   Status s = status_;
   if (spilled_ != nullptr && s.ok()) {
-    s = spilled_->ForEachPiece([&](const Slice& piece) {
-      *crc = Crc32cExtend(*crc, piece.data(), piece.size());
-      return sink(piece);
-    });
+    s = spilled_->ForEachPiece(sink);
     spilled_.reset();
   }
-  for (std::string& chunk : chunks_) {
-    if (s.ok()) {
-      *crc = Crc32cExtend(*crc, chunk.data(), chunk.size());
-      s = sink(chunk);
-    }
-    std::string().swap(chunk);
+  for (BuildChunk& chunk : chunks_) {
+    if (s.ok()) s = sink(Slice(chunk.data(), chunk.size()));
+    chunk = BuildChunk();
   }
   chunks_.clear();
+  chunk_bytes_ = 0;
   *index = index_.Finish(last_key_);
   return s;
 }
@@ -204,7 +210,7 @@ size_t PagedEntryBuffer::MemoryUsage() const {
   size_t bytes = index_.MemoryUsage() + 3 * size_t{open_.page_bytes()} +
                  sample_.capacity() +
                  sample_sizes_.capacity() * sizeof(uint32_t);
-  for (const std::string& chunk : chunks_) bytes += chunk.capacity();
+  bytes += chunk_bytes_;
   if (spilled_ != nullptr) bytes += SpillFile::kBufferBytes + page_.capacity();
   return bytes;
 }

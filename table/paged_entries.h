@@ -26,6 +26,7 @@
 
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
+#include "table/build_chunk.h"
 #include "table/entry_page.h"
 #include "table/hash_index.h"
 #include "table/page_index.h"
@@ -88,8 +89,11 @@ class PagedEntryBuffer {
   void PageSample(bool whole);
   void AddToPage(const Slice& key, const Slice& value);
   void ClosePage();
+  void AddPageCrc(uint32_t page_crc);
 
-  // Small chunks: a small file's buffer stays close to its bytes.
+  // Small chunks while the pages are few, so a small file's buffer stays
+  // close to its bytes; past BuildChunk::kHugeBytes, chunks of that size,
+  // which the builder's writes of whole units pass on without a copy.
   static constexpr size_t kPagesPerChunk = 16;
   const HashFunction hash_;
   const uint64_t seed_;
@@ -97,7 +101,9 @@ class PagedEntryBuffer {
   std::string sample_;  // entries: varint32 lengths, key, value
   std::vector<uint32_t> sample_sizes_;
   EntryPageBuilder open_;
-  std::vector<std::string> chunks_;  // finished pages
+  std::vector<BuildChunk> chunks_;  // finished pages
+  uint64_t chunk_bytes_ = 0;        // their capacity, all of them
+  uint32_t crc_ = 0;                // of the pages closed so far
   std::unique_ptr<SpillFile> spilled_;  // or here
   std::string page_;  // the page being finished, when spilled
   Status status_;
