@@ -66,7 +66,7 @@ void PagedEntryBuffer::PageSample(bool whole) {
   sample.swap(sample_);
   std::vector<uint32_t>().swap(sample_sizes_);
   ForEachEncoded(sample, [this](const Slice& key, const Slice& value) {
-    AddToPage(key, value);
+    AddToPage(key, value, hash_(key, seed_));
     return true;
   });
 }
@@ -101,20 +101,22 @@ void PagedEntryBuffer::AddPageCrc(uint32_t page_crc) {
   crc_ = crc32c::Crc32cCombine(crc_, page_crc, open_.page_bytes());
 }
 
-void PagedEntryBuffer::AddToPage(const Slice& key, const Slice& value) {
+void PagedEntryBuffer::AddToPage(const Slice& key, const Slice& value,
+                                 uint64_t hash) {
   if (!open_.Fits(EntryPageEntryBytes(key, value))) ClosePage();
   if (open_.empty()) page_first_.assign(key.data(), key.size());
-  open_.Add(key, value, EntryPageTag(hash_(key, seed_)));
+  open_.Add(key, value, EntryPageTag(hash));
   last_key_.assign(key.data(), key.size());
 }
 
-void PagedEntryBuffer::Add(const Slice& key, const Slice& value) {
+void PagedEntryBuffer::Add(const Slice& key, const Slice& value,
+                           uint64_t hash) {
   assert(Fits(key, value));
   const uint32_t bytes = EntryPageEntryBytes(key, value);
   entry_bytes_ += bytes;
   count_++;
   if (!sampling_) {
-    AddToPage(key, value);
+    AddToPage(key, value, hash);
     return;
   }
   PutVarint32(&sample_, static_cast<uint32_t>(key.size()));

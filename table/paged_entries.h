@@ -44,8 +44,12 @@ class PagedEntryBuffer {
   static bool Fits(const Slice& key, const Slice& value) {
     return EntryPageEntryBytes(key, value) <= kEntryPageMaxEntryBytes;
   }
-  // REQUIRES: Fits(key, value); keys arrive in bytewise order.
-  void Add(const Slice& key, const Slice& value);
+  // REQUIRES: Fits(key, value); keys arrive in bytewise order. `hash`:
+  // the key's (the builder's filter takes it too).
+  void Add(const Slice& key, const Slice& value, uint64_t hash);
+  void Add(const Slice& key, const Slice& value) {
+    Add(key, value, hash_(key, seed_));
+  }
   // The page size for entries of `sizes` (EntryPageEntryBytes each), as
   // above; `whole` if they are all the file's, so that the last page
   // counts whole.
@@ -87,7 +91,7 @@ class PagedEntryBuffer {
  private:
   // Chooses the page size and pages the sample.
   void PageSample(bool whole);
-  void AddToPage(const Slice& key, const Slice& value);
+  void AddToPage(const Slice& key, const Slice& value, uint64_t hash);
   void ClosePage();
   void AddPageCrc(uint32_t page_crc);
 

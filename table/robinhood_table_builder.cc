@@ -187,11 +187,18 @@ void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
   }
   const bool new_key =
       point_entries_ == 0 || ikey.user_key != Slice(last_user_key_);
+  // The key's hash, taken once for the filter and a page's tag.
+  uint64_t hash = 0;
+  bool hashed = false;
+  auto key_hash = [&]() {
+    if (!hashed) hash = hash_(ikey.user_key, options_.hash_seed);
+    hashed = true;
+    return hash;
+  };
   if (new_key) {
     last_user_key_.assign(ikey.user_key.data(), ikey.user_key.size());
     if (filter_ != nullptr) {
-      s = filter_->AddKey(ikey.user_key,
-                          hash_(ikey.user_key, options_.hash_seed));
+      s = filter_->AddKey(ikey.user_key, key_hash());
       if (!s.ok()) {
         status_ = s;
         return;
@@ -220,7 +227,7 @@ void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
   }
   if (paged_ != nullptr) {
     if (compacted_put && FitsPages(ikey.user_key, value)) {
-      paged_->Add(ikey.user_key, value);
+      paged_->Add(ikey.user_key, value, key_hash());
       if (paged_->size() % 4096 == 0) TrackMemory();
     } else {
       SpillToLog();
