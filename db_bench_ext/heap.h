@@ -11,7 +11,10 @@ namespace db_bench_ext {
 int64_t HeapBytes();
 // Starts a new peak at the current live bytes.
 void StartHeapPeak();
-// Largest live bytes since StartHeapPeak, minus the live bytes then.
+// Largest live bytes since StartHeapPeak, minus the live bytes then; or,
+// where larger, the resident set's growth over the same time (its
+// high-water mark over its size then), which also counts memory mapped
+// outside operator new.
 int64_t HeapPeakGrowth();
 
 }  // namespace db_bench_ext

@@ -250,8 +250,9 @@ void Report::PrintTables(FILE* out, const RunInfo& info) const {
               "ingest = SstFileWriter + IngestExternalFile.\n"
               "   peak (own prop): the builder's own report "
               "(rocksdb.robinhood.builder.peak.bytes); peak heap: growth of\n"
-              "   the heap while SstFileWriter (ingest) or CompactRange "
-              "(fill) ran, measured alike for all formats.\n");
+              "   the heap (or, where larger, of the resident set) while "
+              "SstFileWriter (ingest) or CompactRange\n"
+              "   (fill) ran, measured alike for all formats.\n");
     }
     bool batch = false;
     for (const auto& r : med) batch |= r.workload == w && r.latency_per_batch;

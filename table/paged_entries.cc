@@ -85,8 +85,9 @@ void PagedEntryBuffer::ClosePage() {
   }
   if (chunks_.empty() || chunks_.back().room() < page_bytes) {
     // Small chunks divide a huge one (powers of two), so the small ones
-    // end where a huge one would start.
-    const size_t bytes = chunk_bytes_ < BuildChunk::kHugeBytes
+    // end where a huge one would start; not before 8 MiB, so that the
+    // last chunk's unused room stays within a quarter of the pages.
+    const size_t bytes = chunk_bytes_ < 4 * BuildChunk::kHugeBytes
                              ? kPagesPerChunk * page_bytes
                              : BuildChunk::kHugeBytes;
     chunks_.emplace_back(bytes);

@@ -96,7 +96,7 @@ class PagedEntryBuffer {
   void AddPageCrc(uint32_t page_crc);
 
   // Small chunks while the pages are few, so a small file's buffer stays
-  // close to its bytes; past BuildChunk::kHugeBytes, chunks of that size,
+  // close to its bytes; past 8 MiB, chunks of BuildChunk::kHugeBytes,
   // which the builder's writes of whole units pass on without a copy.
   static constexpr size_t kPagesPerChunk = 16;
   const HashFunction hash_;

@@ -120,12 +120,15 @@ TEST(PagedEntryBufferTest, SmallFileOneChunk) {
 }
 
 TEST(PagedEntryBufferTest, PastAHugeChunkInMemory) {
-  // About 7 MiB of pages: the small chunks, then huge ones, the last
-  // partly filled.
-  const uint64_t n = 60000;
+  // About 13 MiB of pages: 8 MiB of small chunks, then huge ones, the
+  // last partly filled, within a quarter of the pages' bytes.
+  const uint64_t n = 110000;
   PagedEntryBuffer buf(KeyHash, 1);
   for (uint64_t i = 0; i < n; ++i) buf.Add(KeyOf(i), ValueOf(i, 100));
-  EXPECT_GE(buf.MemoryUsage(), 6u << 20);
+  const uint64_t pages_bytes = buf.pages() * uint64_t{buf.page_bytes()};
+  EXPECT_GT(pages_bytes, 12u << 20);
+  EXPECT_GE(buf.MemoryUsage(), pages_bytes);
+  EXPECT_LE(buf.MemoryUsage(), pages_bytes + pages_bytes / 4);
   // Entries come back in order before the pages are written.
   uint64_t seen = 0;
   ASSERT_TRUE(buf.ForEach([&](const Slice& k, const Slice& v) {
@@ -144,17 +147,17 @@ TEST(PagedEntryBufferTest, PastAHugeChunkInMemory) {
                      },
                      &w.crc, &w.index)
                   .ok());
-  EXPECT_GT(w.bytes.size(), 2 * BuildChunk::kHugeBytes);
+  EXPECT_EQ(w.bytes.size(), pages_bytes);
   CheckPages(w, buf.page_bytes(), n, 100);
 }
 
 TEST(PagedEntryBufferTest, LargerPagesPastAHugeChunk) {
   // 1,500-byte values, two to a 4 KiB page, take larger pages.
-  const uint64_t n = 6000;
+  const uint64_t n = 10000;
   PagedEntryBuffer buf(KeyHash, 1);
   const Written w = Build(n, 1500, nullptr, &buf);
   EXPECT_GT(buf.page_bytes(), kEntryPageMinBytes);
-  EXPECT_GT(w.bytes.size(), 2 * BuildChunk::kHugeBytes);
+  EXPECT_GT(w.bytes.size(), 5 * BuildChunk::kHugeBytes);
   CheckPages(w, buf.page_bytes(), n, 1500);
 }
 
