@@ -174,6 +174,35 @@ TEST(PagedEntryBufferTest, SpilledAlike) {
   CheckPages(b, spilled.page_bytes(), n, 100);
 }
 
+TEST(PagedEntryBufferTest, SpilledAfterHugeChunksAlike) {
+  // A bounded builder spills once it holds half its limit: by then huge
+  // chunks hold pages, which go to the file before the pages to come.
+  const std::string dir = testing::TempDir();
+  SpillDir spill(Env::Default()->GetFileSystem().get(), dir, "paged_late");
+  const uint64_t n = 150000;
+  PagedEntryBuffer in_memory(KeyHash, 1), late(KeyHash, 1);
+  const Written a = Build(n, 100, nullptr, &in_memory);
+  for (uint64_t i = 0; i < n; ++i) {
+    if (i == n / 2) {
+      ASSERT_GT(late.MemoryUsage(), 8u << 20);
+      ASSERT_TRUE(late.Spill(&spill).ok());
+      ASSERT_LT(late.MemoryUsage(), 4u << 20);
+    }
+    late.Add(KeyOf(i), ValueOf(i, 100));
+  }
+  Written b;
+  ASSERT_TRUE(late.Write(
+                      [&](const Slice& piece) {
+                        b.bytes.append(piece.data(), piece.size());
+                        return Status::OK();
+                      },
+                      &b.crc, &b.index)
+                  .ok());
+  EXPECT_EQ(a.bytes, b.bytes);
+  EXPECT_EQ(a.crc, b.crc);
+  EXPECT_EQ(a.index, b.index);
+}
+
 }  // namespace
 }  // namespace robinhood
 }  // namespace ROCKSDB_NAMESPACE
