@@ -72,13 +72,8 @@ std::string ValueOf(uint64_t i, size_t size) {
   return v;
 }
 
-// Adds `n` entries of `value_size`-byte values; spills first if `dir`.
-Written Build(uint64_t n, size_t value_size, SpillDir* dir,
-              PagedEntryBuffer* buf) {
-  if (dir != nullptr) {
-    EXPECT_TRUE(buf->Spill(dir).ok());
-  }
-  for (uint64_t i = 0; i < n; ++i) buf->Add(KeyOf(i), ValueOf(i, value_size));
+// What `buf` writes: its pages, their CRC and the page index.
+Written WriteAll(PagedEntryBuffer* buf) {
   Written w;
   Status s = buf->Write(
       [&](const Slice& piece) {
@@ -88,6 +83,16 @@ Written Build(uint64_t n, size_t value_size, SpillDir* dir,
       &w.crc, &w.index);
   EXPECT_TRUE(s.ok()) << s.ToString();
   return w;
+}
+
+// Adds `n` entries of `value_size`-byte values; spills first if `dir`.
+Written Build(uint64_t n, size_t value_size, SpillDir* dir,
+              PagedEntryBuffer* buf) {
+  if (dir != nullptr) {
+    EXPECT_TRUE(buf->Spill(dir).ok());
+  }
+  for (uint64_t i = 0; i < n; ++i) buf->Add(KeyOf(i), ValueOf(i, value_size));
+  return WriteAll(buf);
 }
 
 // Every page checks, the entries are the ones added, in order, and the
@@ -139,14 +144,7 @@ TEST(PagedEntryBufferTest, PastAHugeChunkInMemory) {
                  })
                   .ok());
   EXPECT_EQ(seen, n);
-  Written w;
-  ASSERT_TRUE(buf.Write(
-                     [&](const Slice& piece) {
-                       w.bytes.append(piece.data(), piece.size());
-                       return Status::OK();
-                     },
-                     &w.crc, &w.index)
-                  .ok());
+  const Written w = WriteAll(&buf);
   EXPECT_EQ(w.bytes.size(), pages_bytes);
   CheckPages(w, buf.page_bytes(), n, 100);
 }
@@ -190,14 +188,7 @@ TEST(PagedEntryBufferTest, SpilledAfterHugeChunksAlike) {
     }
     late.Add(KeyOf(i), ValueOf(i, 100));
   }
-  Written b;
-  ASSERT_TRUE(late.Write(
-                      [&](const Slice& piece) {
-                        b.bytes.append(piece.data(), piece.size());
-                        return Status::OK();
-                      },
-                      &b.crc, &b.index)
-                  .ok());
+  const Written b = WriteAll(&late);
   EXPECT_EQ(a.bytes, b.bytes);
   EXPECT_EQ(a.crc, b.crc);
   EXPECT_EQ(a.index, b.index);
