@@ -4,6 +4,7 @@
 
 #include "rocksdb/snapshot.h"
 #include "table/compat.h"
+#include "table/internal_iterator.h"
 #include "table/ingestion_rules.h"
 #include "table/properties_section.h"
 #include "util/coding.h"
@@ -141,7 +142,24 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     if (!may) return Status::OK();
     layout_->PrefetchEntry(hint);
   }
+  if (MayNotRead(ro)) {
+    get_context->MarkKeyMayExist();
+    return NoBlockingRead();
+  }
   return layout_->Get(target, hash, hint, get_context);
+}
+
+bool RobinHoodTableReader::MayNotRead(const ReadOptions& ro) const {
+  // A read that must not block (kBlockCacheTier: KeyMayExist, a caller's
+  // non-blocking try) takes what is in memory: a mapped file is, as it is
+  // for PlainTable and CuckooTable; otherwise the filter only, whose no is
+  // an answer and whose maybe is Incomplete, as BlockBasedTable's is for a
+  // block not in its cache.
+  return ro.read_tier == kBlockCacheTier && !mmap();
+}
+
+Status RobinHoodTableReader::NoBlockingRead() {
+  return Status::Incomplete("RobinHoodTable: the entry needs a read");
 }
 
 void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
@@ -198,10 +216,16 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
     if (filtered && !may_match[j]) continue;
     layout_->PrefetchAfterHome(ExtractUserKey(it->ikey), hashes[j], hints[j]);
   }
+  const bool may_not_read = MayNotRead(ro);
   size_t i = 0;
   for (auto it = range->begin(); it != range->end(); ++it, ++i) {
     if (filtered && !may_match[i]) {
       *it->s = hashed ? damaged[i] : Status::OK();
+      continue;
+    }
+    if (may_not_read) {
+      it->get_context->MarkKeyMayExist();
+      *it->s = NoBlockingRead();
       continue;
     }
     ParsedInternalKey target;
@@ -231,6 +255,9 @@ InternalIterator* RobinHoodTableReader::NewIterator(
     const ReadOptions& ro, const SliceTransform* /*prefix_extractor*/,
     Arena* arena, bool /*skip_filters*/, TableReaderCaller caller,
     size_t compaction_readahead_size, bool /*allow_unprepared_value*/) {
+  if (MayNotRead(ro)) {
+    return NewErrorInternalIterator<Slice>(NoBlockingRead(), arena);
+  }
   const bool compaction = caller == TableReaderCaller::kCompaction;
   size_t readahead = ro.readahead_size;
   if (compaction) {

@@ -529,6 +529,98 @@ TEST_P(RobinHoodDBTest, RandomOpsWithAutoCompaction) {
 // (NotFound for a key that is there, or a wrong value), also when the same
 // damaged block is read again.
 
+// Reads that must not block (read_tier kBlockCacheTier: KeyMayExist, a
+// caller's non-blocking try) answer from memory: a mapped file's entries
+// are; otherwise the filter's "absent" is an answer and anything else is
+// Incomplete, never a read and never a wrong answer.
+TEST_P(RobinHoodDBTest, ReadsThatMustNotBlock) {
+  const int n = 2000;
+  for (int i = 0; i < n; i++) Put(Key(i * 2), Value(i * 2, 0));
+  Flush();
+  Put(Key(1), "in the memtable");
+  ExpectOurTables();
+  ReadOptions ro;
+  ro.read_tier = kBlockCacheTier;
+  std::string v;
+  int incomplete = 0, absent = 0;
+  for (int i = 0; i < n; i++) {
+    Status s = db_->Get(ro, Key(i * 2), &v);
+    if (mmap()) {
+      ASSERT_OK(s);
+      ASSERT_EQ(v, Value(i * 2, 0));
+    } else {
+      ASSERT_TRUE(s.IsIncomplete()) << s.ToString();
+    }
+    s = db_->Get(ro, Key(i * 2 + 3), &v);  // odd keys: none in the file
+    ASSERT_TRUE(s.IsNotFound() || (!mmap() && s.IsIncomplete()))
+        << s.ToString();
+    (s.IsNotFound() ? absent : incomplete)++;
+  }
+  // Every table has a filter: it answers most absent keys without a read.
+  EXPECT_GT(absent, n * 9 / 10) << incomplete << " incomplete";
+  ASSERT_OK(db_->Get(ro, Key(1), &v));
+  EXPECT_EQ(v, "in the memtable");
+
+  bool value_found = false;
+  EXPECT_TRUE(db_->KeyMayExist(ro, db_->DefaultColumnFamily(), Key(10), &v,
+                               &value_found));
+  EXPECT_EQ(value_found, mmap());
+  if (mmap()) {
+    EXPECT_EQ(v, Value(10, 0));
+  }
+  int said_absent = 0;
+  for (int i = 0; i < n; i++) {
+    if (!db_->KeyMayExist(ro, db_->DefaultColumnFamily(), Key(i * 2 + 3), &v)) {
+      said_absent++;
+    }
+  }
+  EXPECT_GT(said_absent, n * 9 / 10);
+
+  // MultiGet, batched (the table's MultiGet) and vector.
+  std::vector<std::string> names = {Key(4), Key(5), Key(1), Key(8)};
+  std::vector<std::string> want = {Value(4, 0), "", "in the memtable",
+                                   Value(8, 0)};
+  std::vector<Slice> keys(names.begin(), names.end());
+  std::vector<PinnableSlice> values(keys.size());
+  std::vector<Status> statuses(keys.size());
+  db_->MultiGet(ro, db_->DefaultColumnFamily(), keys.size(), keys.data(),
+                values.data(), statuses.data());
+  std::vector<std::string> vec_values;
+  std::vector<Status> vec = db_->MultiGet(ro, keys, &vec_values);
+  for (size_t i = 0; i < keys.size(); i++) {
+    for (const Status& s : {statuses[i], vec[i]}) {
+      if (names[i] == Key(1)) {
+        EXPECT_OK(s);
+      } else if (names[i] == Key(5)) {
+        EXPECT_TRUE(s.IsNotFound() || (!mmap() && s.IsIncomplete()))
+            << s.ToString();
+      } else if (mmap()) {
+        EXPECT_TRUE(s.ok()) << names[i] << ": " << s.ToString();
+      } else {
+        EXPECT_TRUE(s.IsIncomplete()) << names[i] << ": " << s.ToString();
+      }
+    }
+    if (statuses[i].ok()) {
+      EXPECT_EQ(values[i].ToString(), want[i]);
+    }
+    if (vec[i].ok()) {
+      EXPECT_EQ(vec_values[i], want[i]);
+    }
+  }
+
+  // Iterators: a mapped file's entries, or Incomplete.
+  std::unique_ptr<Iterator> it(db_->NewIterator(ro));
+  int seen = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) seen++;
+  if (mmap()) {
+    ASSERT_OK(it->status());
+    EXPECT_EQ(seen, n + 1);
+  } else {
+    EXPECT_TRUE(it->status().IsIncomplete()) << it->status().ToString();
+  }
+  VERIFY("after the reads that must not block");
+}
+
 TEST_P(RobinHoodDBTest, FlippedByteNeverGivesAWrongAnswer) {
   for (int i = 0; i < 600; i++) Put(Key(i), Value(i, 0));
   Flush();
