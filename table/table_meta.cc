@@ -198,6 +198,12 @@ SectionHandle MetaHandleOf(uint64_t file_size, uint32_t version) {
   return SectionHandle{file_size - kFooterSize - kTrailerSize - n, n};
 }
 
+namespace {
+// The largest meta block a newer file's footer may name for a reader to
+// read it (this version's is 196 bytes).
+constexpr uint64_t kMaxNewerMetaBytes = 64 << 10;
+}  // namespace
+
 Status ReadTableTail(const SectionReader& file, TableTail* tail) {
   const std::string& fname = file.file_name();
   const uint64_t file_size = file.file_size();
@@ -244,6 +250,23 @@ Status ReadTableTail(const SectionReader& file, TableTail* tail) {
                               std::to_string(footer.format_version) +
                               " but a version " + std::to_string(v) +
                               " meta block",
+                          file_size - 12);
+    }
+    // A newer file keeps what every version has kept (docs/format.md,
+    // "Footer"): the footer names its meta block, right before the footer,
+    // whose trailer holds and whose first field is the footer's version.
+    // Anything else is damage, not a newer file.
+    const SectionHandle& named = footer.meta;
+    Slice newer;
+    if (named.size < 4 || named.size > kMaxNewerMetaBytes ||
+        named.size + kTrailerSize > footer_offset ||
+        named.offset != footer_offset - kTrailerSize - named.size ||
+        !file.ReadSection(named, "meta block", &buf, &newer).ok() ||
+        DecodeFixed32(newer.data()) != footer.format_version) {
+      return CorruptionAt(fname, "footer",
+                          "format version " +
+                              std::to_string(footer.format_version) +
+                              " without an intact meta block of it",
                           file_size - 12);
     }
     return Status::NotSupported(fname + ": RobinHoodTable format version " +

@@ -194,13 +194,46 @@ TEST_P(TableCorruptionTest, BadFormatVersion) {
   std::string footer = original_.substr(layout_.footer_offset);
   EncodeFixed32(&footer[kFooterSize - 12],
                 FooterVersionField(kFormatVersion + 1));
-  file_.Write(WithFooter(original_, layout_, footer, [](TableMeta* m) {
-    m->format_version = kFormatVersion + 1;
-  }));
+  const std::string newer =
+      WithFooter(original_, layout_, footer, [](TableMeta* m) {
+        m->format_version = kFormatVersion + 1;
+      });
+  file_.Write(newer);
   std::unique_ptr<TableReader> t;
   Status s = file_.Open(mmap(), &t);
   EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
   EXPECT_TRUE(Contains(s.ToString(), file_.path())) << s.ToString();
+
+  // Damage that only looks newer: a footer naming a newer version whose
+  // meta block does not hold (a faulty read can flip a bit of each), and
+  // the file's own version with one bit flipped far ahead, its meta block
+  // damaged too. Neither is a newer file.
+  ExpectRefused(Flipped(newer, layout_.meta_offset + 8), "footer",
+                "newer version, its meta block damaged");
+  std::string far = Flipped(original_, layout_.meta_offset + 8);
+  EncodeFixed32(&far[at], FooterVersionField(layout_.meta.format_version) ^ 0x80);
+  ExpectRefused(far, "footer", "version bit 7 flipped, meta block damaged");
+  // A newer footer naming a meta block elsewhere, or one too large to read.
+  TableFooter f;
+  ASSERT_TRUE(DecodeFooter(Slice(newer.data() + layout_.footer_offset,
+                                 kFooterSize),
+                           &f));
+  for (const SectionHandle& h :
+       {SectionHandle{f.meta.offset - 1, f.meta.size},
+        SectionHandle{0, layout_.footer_offset - kTrailerSize},
+        SectionHandle{f.meta.offset + 4, f.meta.size - 4}}) {
+    std::string bad = newer;
+    std::string handles;
+    PutVarint64(&handles, f.metaindex.offset);
+    PutVarint64(&handles, f.metaindex.size);
+    PutVarint64(&handles, h.offset);
+    PutVarint64(&handles, h.size);
+    handles.resize(TableFooter::kPaddedHandles - 1, '\0');
+    bad.replace(layout_.footer_offset + 1, handles.size(), handles);
+    ExpectRefused(bad, "footer",
+                  "newer footer naming " + std::to_string(h.offset) + "+" +
+                      std::to_string(h.size));
+  }
 }
 
 TEST_P(TableCorruptionTest, Truncated) {
