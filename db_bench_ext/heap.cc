@@ -5,8 +5,9 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <new>
+
+#include "tools/common/proc_status.h"
 
 namespace db_bench_ext {
 namespace {
@@ -63,23 +64,6 @@ int64_t HeapBytes() { return g_live.load(); }
 namespace {
 std::atomic<int64_t> g_rss_base{-1};
 
-// A field of /proc/self/status in bytes ("VmRSS:", "VmHWM:"), -1 if absent.
-int64_t StatusBytes(const char* field) {
-  FILE* f = fopen("/proc/self/status", "r");
-  if (f == nullptr) return -1;
-  char line[256];
-  int64_t kb = -1;
-  const size_t n = strlen(field);
-  while (fgets(line, sizeof(line), f) != nullptr) {
-    if (strncmp(line, field, n) == 0) {
-      kb = strtoll(line + n, nullptr, 10);
-      break;
-    }
-  }
-  fclose(f);
-  return kb < 0 ? -1 : kb * 1024;
-}
-
 // Resets the resident set's high-water mark (Linux 4.0 on); false where
 // the kernel does not offer it.
 bool ResetResidentPeak() {
@@ -94,7 +78,8 @@ void StartHeapPeak() {
   int64_t now = g_live.load();
   g_base.store(now);
   g_peak.store(now);
-  g_rss_base.store(ResetResidentPeak() ? StatusBytes("VmRSS:") : -1);
+  g_rss_base.store(
+      ResetResidentPeak() ? int64_t(rh_tools::ProcStatusBytes("VmRSS:")) : -1);
   g_tracking.store(true);
 }
 
@@ -104,8 +89,9 @@ int64_t HeapPeakGrowth() {
   // Memory a library maps itself, outside operator new, shows only in the
   // resident set: its high-water mark since the start, over the start.
   const int64_t rss_base = g_rss_base.load();
-  const int64_t hwm = rss_base >= 0 ? StatusBytes("VmHWM:") : -1;
-  const int64_t rss = hwm >= 0 ? hwm - rss_base : -1;
+  const int64_t hwm =
+      rss_base > 0 ? int64_t(rh_tools::ProcStatusBytes("VmHWM:")) : 0;
+  const int64_t rss = hwm > 0 ? hwm - rss_base : -1;
   return rss > heap ? rss : heap;
 }
 

@@ -90,11 +90,11 @@ class RobinHoodTableReader : public TableReader, private TableView {
   void RecordTick(Tickers ticker) const {
     if (ioptions_.stats != nullptr) ioptions_.stats->recordTick(ticker, 1);
   }
-  // What a hash filter takes for `user_key`, whose layout hash is `hash`.
   // Whether `ro` asks for no read that may block and the entries are not
   // in memory (MayNotRead), and the status such a lookup ends with.
   bool MayNotRead(const ReadOptions& ro) const;
   static Status NoBlockingRead();
+  // What a hash filter takes for `user_key`, whose layout hash is `hash`.
   uint64_t FilterHash(const Slice& user_key, uint64_t hash) const {
     return layout_->HashIsKeyHash() ? hash : Hash(user_key);
   }

@@ -27,6 +27,19 @@ Model ReadAll(DB* db, ColumnFamilyHandle* cf = nullptr) {
   return all;
 }
 
+// `db` (column family `cf`, default if null) holds `model`, by iterator
+// and by Get of each key.
+void ExpectHolds(DB* db, ColumnFamilyHandle* cf, const Model& model) {
+  if (cf == nullptr) cf = db->DefaultColumnFamily();
+  EXPECT_EQ(ReadAll(db, cf), model);
+  for (const auto& kv : model) {
+    std::string v;
+    Status s = db->Get(ReadOptions(), cf, kv.first, &v);
+    ASSERT_TRUE(s.ok()) << P(kv.first) << ": " << s.ToString();
+    ASSERT_EQ(v, kv.second) << P(kv.first);
+  }
+}
+
 class RobinHoodDBApiTest : public RobinHoodDBTest {
  protected:
   // Puts and merges over three files and the memtable, some keys deleted.
@@ -42,6 +55,11 @@ class RobinHoodDBApiTest : public RobinHoodDBTest {
     ExpectOurTables();
   }
   std::string Dir(const std::string& name) const { return dbname_ + "_" + name; }
+  std::unique_ptr<Checkpoint> NewCheckpoint() {
+    Checkpoint* raw = nullptr;
+    EXPECT_OK(Checkpoint::Create(db_.get(), &raw));
+    return std::unique_ptr<Checkpoint>(raw);
+  }
   void VerifyFileChecksums() {
 #if ROCKSDB_MAJOR < 8 || (ROCKSDB_MAJOR == 8 && ROCKSDB_MINOR < 2)
     // Before 8.2 RocksDB fails every file checksum read under mmap reads,
@@ -102,24 +120,14 @@ TEST_P(RobinHoodDBApiTest, MergeOperandsComeBackFromFiles) {
 
 TEST_P(RobinHoodDBApiTest, CheckpointOpensAsTheSameDB) {
   WriteAcrossFiles();
-  std::unique_ptr<Checkpoint> cp;
-  {
-    Checkpoint* raw = nullptr;
-    ASSERT_OK(Checkpoint::Create(db_.get(), &raw));
-    cp.reset(raw);
-  }
+  std::unique_ptr<Checkpoint> cp = NewCheckpoint();
+  ASSERT_NE(cp, nullptr);
   const std::string dir = Dir("checkpoint");
   ASSERT_OK(DestroyDB(dir, options_));
   ASSERT_OK(cp->CreateCheckpoint(dir));
   std::unique_ptr<DB> copy;
   ASSERT_OK(test_util::OpenDB(options_, dir, &copy));
-  EXPECT_EQ(ReadAll(copy.get()), model_);
-  for (const auto& kv : model_) {
-    std::string v;
-    Status s = copy->Get(ReadOptions(), kv.first, &v);
-    ASSERT_TRUE(s.ok()) << P(kv.first) << ": " << s.ToString();
-    ASSERT_EQ(v, kv.second) << P(kv.first);
-  }
+  ASSERT_NO_FATAL_FAILURE(ExpectHolds(copy.get(), nullptr, model_));
   ASSERT_OK(copy->Close());
   copy.reset();
   ASSERT_OK(DestroyDB(dir, options_));
@@ -129,12 +137,8 @@ TEST_P(RobinHoodDBApiTest, CheckpointOpensAsTheSameDB) {
 TEST_P(RobinHoodDBApiTest, ExportedColumnFamilyImportsAlike) {
   WriteAcrossFiles();
   Flush();  // export takes files only
-  std::unique_ptr<Checkpoint> cp;
-  {
-    Checkpoint* raw = nullptr;
-    ASSERT_OK(Checkpoint::Create(db_.get(), &raw));
-    cp.reset(raw);
-  }
+  std::unique_ptr<Checkpoint> cp = NewCheckpoint();
+  ASSERT_NE(cp, nullptr);
   const std::string dir = Dir("export");
   ASSERT_OK(DestroyDB(dir, options_));
   ExportImportFilesMetaData* exported = nullptr;
@@ -147,13 +151,7 @@ TEST_P(RobinHoodDBApiTest, ExportedColumnFamilyImportsAlike) {
   ASSERT_OK(db_->CreateColumnFamilyWithImport(ColumnFamilyOptions(options_),
                                               "imported", import_options,
                                               *exported, &imported));
-  EXPECT_EQ(ReadAll(db_.get(), imported), model_);
-  for (const auto& kv : model_) {
-    std::string v;
-    Status s = db_->Get(ReadOptions(), imported, kv.first, &v);
-    ASSERT_TRUE(s.ok()) << P(kv.first) << ": " << s.ToString();
-    ASSERT_EQ(v, kv.second) << P(kv.first);
-  }
+  ASSERT_NO_FATAL_FAILURE(ExpectHolds(db_.get(), imported, model_));
   std::string v;
   EXPECT_TRUE(db_->Get(ReadOptions(), imported, Key(7), &v).IsNotFound());
   // The imported files compact like any other.

@@ -1,4 +1,5 @@
 #include "tools/load/loader.h"
+#include "tools/common/proc_status.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -8,7 +9,6 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <random>
 #include <thread>
@@ -34,16 +34,7 @@ std::string PartFileName(size_t index) {
   return name;
 }
 
-uint64_t PeakResidentBytes() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.compare(0, 6, "VmHWM:") == 0) {
-      return uint64_t(std::strtoull(line.c_str() + 6, nullptr, 10)) << 10;
-    }
-  }
-  return 0;
-}
+uint64_t PeakResidentBytes() { return rh_tools::ProcStatusBytes("VmHWM:"); }
 
 namespace {
 

@@ -21,6 +21,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
 #include "rocksdb_robinhood/robinhood_table.h"
+#include "tools/common/proc_status.h"
 #include "tools/load_gen/keys.h"
 
 using namespace ROCKSDB_NAMESPACE;
@@ -40,11 +41,7 @@ Io ReadIo() {
     if (name == "read_bytes:") io.read_bytes = v;
     if (name == "syscr:") io.syscr = v;
   }
-  std::ifstream s("/proc/self/status");
-  std::string line;
-  while (std::getline(s, line)) {
-    if (line.compare(0, 6, "VmRSS:") == 0) io.rss = strtoull(line.c_str() + 6, nullptr, 10) << 10;
-  }
+  io.rss = rh_tools::ProcStatusBytes("VmRSS:");
   return io;
 }
 
