@@ -96,6 +96,12 @@ DEFINE_int64(warmup_reads, 100000,
 DEFINE_bool(keep_db, false,
             "Keep the databases after the run (for --use_existing_db); "
             "databases opened with --use_existing_db are always kept");
+DEFINE_bool(formats_in_turn, false,
+            "Fill, read and remove each format's database before the next "
+            "format's (all repetitions of one format, then the next), for "
+            "data sets that fit memory or disk once but not once a format; "
+            "the default fills every format first and interleaves the "
+            "repetitions");
 DEFINE_bool(cuckoo_seekrandom, false,
             "Run seekrandom on CuckooTable too. Off by default: its iterator "
             "sorts the whole file before the first Seek (the CuckooTable "

@@ -229,125 +229,139 @@ int main(int argc, char** argv) {
       }
     };
 
-    // Build (or open) the database each format reads from.
+    // The formats in one group (all of them), or one at a time with
+    // --formats_in_turn: each filled, read and removed before the next, so
+    // that only one format's data is on disk and in memory at a time.
+    std::vector<std::vector<Slot*>> groups;
     for (Slot& s : slots) {
-      std::string why = SkipReason(s.format, w, "");
-      if (!why.empty()) {
-        s.unusable = why;
-        printf("%-12s : skipped: %s [%s %s]\n", "all", why.c_str(),
-               w.name.c_str(), s.format.name.c_str());
-        skip_all(s, why, /*failed=*/false);
-        continue;
-      }
-      bool fill = std::find(wphases.begin(), wphases.end(), "fill") !=
-                  wphases.end();
-      bool need_db = fill || FLAGS_use_existing_db;
-      for (const auto& p : wphases) need_db |= IsReadPhase(p);
-      if (!need_db) continue;
-      if (!fill && !FLAGS_use_existing_db) {
-        // Read phases without fill: a fresh fill is still needed.
-        fill = true;
-      }
-      rocksdb::Status st = OpenDb(s.ctx, s.dir, /*fresh=*/fill, &s.db);
-      if (!st.ok()) {
-        s.unusable = "cannot open " + s.dir + ": " + st.ToString();
-        printf("%-12s : skipped: %s\n", "open", s.unusable.c_str());
-        skip_all(s, s.unusable, /*failed=*/true);
-        continue;
-      }
-      if (fill) {
-        PhaseResult r = RunFill(s.ctx, s.db);
-        bool timed = std::find(wphases.begin(), wphases.end(), "fill") !=
-                     wphases.end();
-        if (timed || r.skipped) report.Add(r, 1);
-        if (r.skipped) {
-          s.unusable = r.reason;
-          skip_all(s, r.reason, r.failed);
+      if (groups.empty() || FLAGS_formats_in_turn) groups.emplace_back();
+      groups.back().push_back(&s);
+    }
+    for (const std::vector<Slot*>& active : groups) {
+      // Build (or open) the database each format reads from.
+      for (Slot* sp : active) {
+        Slot& s = *sp;
+        std::string why = SkipReason(s.format, w, "");
+        if (!why.empty()) {
+          s.unusable = why;
+          printf("%-12s : skipped: %s [%s %s]\n", "all", why.c_str(),
+                 w.name.c_str(), s.format.name.c_str());
+          skip_all(s, why, /*failed=*/false);
           continue;
         }
-      }
-    }
-
-    // SstFileWriter + ingest, each repetition over all formats in turn.
-    if (std::find(wphases.begin(), wphases.end(), "ingest") != wphases.end()) {
-      for (int rep = 0; rep < reps; rep++) {
-        for (Slot& s : slots) {
-          if (!SkipReason(s.format, w, "").empty()) continue;
-          std::string why = SkipReason(s.format, w, "ingest");
-          PhaseResult r;
-          if (!why.empty()) {
-            r.workload = w.name;
-            r.format = s.format.name;
-            r.phase = "ingest";
-            r.skipped = true;
-            r.reason = why;
-            if (rep == 0) report.Add(r, reps);
+        bool fill = std::find(wphases.begin(), wphases.end(), "fill") !=
+                    wphases.end();
+        bool need_db = fill || FLAGS_use_existing_db;
+        for (const auto& p : wphases) need_db |= IsReadPhase(p);
+        if (!need_db) continue;
+        if (!fill && !FLAGS_use_existing_db) {
+          // Read phases without fill: a fresh fill is still needed.
+          fill = true;
+        }
+        rocksdb::Status st = OpenDb(s.ctx, s.dir, /*fresh=*/fill, &s.db);
+        if (!st.ok()) {
+          s.unusable = "cannot open " + s.dir + ": " + st.ToString();
+          printf("%-12s : skipped: %s\n", "open", s.unusable.c_str());
+          skip_all(s, s.unusable, /*failed=*/true);
+          continue;
+        }
+        if (fill) {
+          PhaseResult r = RunFill(s.ctx, s.db);
+          bool timed = std::find(wphases.begin(), wphases.end(), "fill") !=
+                       wphases.end();
+          if (timed || r.skipped) report.Add(r, 1);
+          if (r.skipped) {
+            s.unusable = r.reason;
+            skip_all(s, r.reason, r.failed);
             continue;
           }
-          r = RunIngest(s.ctx, s.dir + "-ingest");
-          r.repetition = rep;
-          report.Add(r, reps);
         }
       }
-    }
 
-    // Warm-up: a full scan and verified random reads on every database.
-    for (Slot& s : slots) {
-      if (!s.db || !s.unusable.empty()) continue;
-      bool reads_follow = false;
-      for (const auto& p : wphases) reads_follow |= IsReadPhase(p);
-      if (!reads_follow) break;
-      std::string err = Warmup(s.ctx, s.db,
-                               std::min<uint64_t>(uint64_t(FLAGS_warmup_reads),
-                                                  num),
-                               FLAGS_seed);
-      if (!err.empty()) {
-        s.unusable = "WRONG RESULTS in warm-up check: " + err;
-        printf("%-12s : skipped: %s [%s %s]\n", "reads", s.unusable.c_str(),
-               w.name.c_str(), s.format.name.c_str());
-        skip_all(s, s.unusable, /*failed=*/true);
-      }
-    }
-
-    // Reads: each repetition runs every phase of every format, starting
-    // with a different format each time so no format always goes first.
-    for (int rep = 0; rep < reps; rep++) {
-      for (size_t k = 0; k < slots.size(); k++) {
-        Slot& s = slots[(k + size_t(rep)) % slots.size()];
-        for (const auto& p : wphases) {
-          if (!IsReadPhase(p)) continue;
-          PhaseResult r;
-          if (!s.unusable.empty()) continue;  // recorded by skip_all
-          std::string why = SkipReason(s.format, w, p);
-          if (!why.empty()) {
-            if (rep == 0) {
+      // SstFileWriter + ingest, each repetition over all formats in turn.
+      if (std::find(wphases.begin(), wphases.end(), "ingest") !=
+          wphases.end()) {
+        for (int rep = 0; rep < reps; rep++) {
+          for (Slot* sp : active) {
+            Slot& s = *sp;
+            if (!SkipReason(s.format, w, "").empty()) continue;
+            std::string why = SkipReason(s.format, w, "ingest");
+            PhaseResult r;
+            if (!why.empty()) {
               r.workload = w.name;
               r.format = s.format.name;
-              r.phase = p;
+              r.phase = "ingest";
               r.skipped = true;
               r.reason = why;
-              report.Add(r, reps);
+              if (rep == 0) report.Add(r, reps);
+              continue;
             }
-            continue;
+            r = RunIngest(s.ctx, s.dir + "-ingest");
+            r.repetition = rep;
+            report.Add(r, reps);
           }
-          r = RunRead(s.ctx, s.db, p, FLAGS_threads, reads, FLAGS_batch_size,
-                      FLAGS_seek_nexts,
-                      FLAGS_seed + 7919ULL * uint64_t(rep));
-          r.repetition = rep;
-          r.note = PhaseNote(s.format, p);
-          report.Add(r, reps);
         }
       }
-    }
 
-    for (Slot& s : slots) {
-      if (!s.db) continue;
-      s.db->Close();
-      delete s.db;
-      s.db = nullptr;
-      // A database we did not make (--use_existing_db) is never removed.
-      if (!FLAGS_keep_db && !FLAGS_use_existing_db) {
-        rocksdb::DestroyDB(s.dir, s.setup.options);
+      // Warm-up: a full scan and verified random reads on every database.
+      for (Slot* sp : active) {
+        Slot& s = *sp;
+        if (!s.db || !s.unusable.empty()) continue;
+        bool reads_follow = false;
+        for (const auto& p : wphases) reads_follow |= IsReadPhase(p);
+        if (!reads_follow) break;
+        const uint64_t warmup =
+            std::min<uint64_t>(uint64_t(FLAGS_warmup_reads), num);
+        std::string err = Warmup(s.ctx, s.db, warmup, FLAGS_seed);
+        if (!err.empty()) {
+          s.unusable = "WRONG RESULTS in warm-up check: " + err;
+          printf("%-12s : skipped: %s [%s %s]\n", "reads", s.unusable.c_str(),
+                 w.name.c_str(), s.format.name.c_str());
+          skip_all(s, s.unusable, /*failed=*/true);
+        }
+      }
+
+      // Reads: each repetition runs every phase of every format, starting
+      // with a different format each time so no format always goes first.
+      for (int rep = 0; rep < reps; rep++) {
+        for (size_t k = 0; k < active.size(); k++) {
+          Slot& s = *active[(k + size_t(rep)) % active.size()];
+          for (const auto& p : wphases) {
+            if (!IsReadPhase(p)) continue;
+            PhaseResult r;
+            if (!s.unusable.empty()) continue;  // recorded by skip_all
+            std::string why = SkipReason(s.format, w, p);
+            if (!why.empty()) {
+              if (rep == 0) {
+                r.workload = w.name;
+                r.format = s.format.name;
+                r.phase = p;
+                r.skipped = true;
+                r.reason = why;
+                report.Add(r, reps);
+              }
+              continue;
+            }
+            r = RunRead(s.ctx, s.db, p, FLAGS_threads, reads, FLAGS_batch_size,
+                        FLAGS_seek_nexts,
+                        FLAGS_seed + 7919ULL * uint64_t(rep));
+            r.repetition = rep;
+            r.note = PhaseNote(s.format, p);
+            report.Add(r, reps);
+          }
+        }
+      }
+
+      for (Slot* sp : active) {
+        Slot& s = *sp;
+        if (!s.db) continue;
+        s.db->Close();
+        delete s.db;
+        s.db = nullptr;
+        // A database we did not make (--use_existing_db) is never removed.
+        if (!FLAGS_keep_db && !FLAGS_use_existing_db) {
+          rocksdb::DestroyDB(s.dir, s.setup.options);
+        }
       }
     }
   }
