@@ -82,6 +82,57 @@ TEST(KeyOrderModelTest, HomesFollowKeyOrderForAnyKey) {
   EXPECT_EQ(m.Home("zzz"), capacity - 1);
 }
 
+TEST(KeyOrderModelTest, NumberOfReadsEightBytesFromAnyOffset) {
+  std::mt19937_64 rng(5);
+  for (size_t len = 0; len < 20; ++len) {
+    std::string k(len, '\0');
+    for (auto& c : k) c = static_cast<char>(rng());
+    for (size_t at = 0; at <= len + 2; ++at) {
+      uint64_t want = 0;
+      for (size_t i = 0; i < 8; ++i) {
+        want = (want << 8) |
+               (at + i < len ? static_cast<uint8_t>(k[at + i]) : 0u);
+      }
+      ASSERT_EQ(KeyOrderModel::NumberOf(k, at), want)
+          << "length " << len << " at " << at;
+    }
+  }
+}
+
+// Prefixes of 1 to 8 bytes are compared as numbers, longer ones bytewise:
+// both keep homes in key order, for keys shorter and longer than 8 bytes.
+TEST(KeyOrderModelTest, HomesFollowKeyOrderForEveryPrefixLength) {
+  std::mt19937_64 rng(17);
+  for (size_t plen = 1; plen <= 10; ++plen) {
+    std::string prefix(plen, '\0');
+    for (auto& c : prefix) c = static_cast<char>(0x40 + rng() % 0x80);
+    std::set<std::string> set;
+    while (set.size() < 2000) {
+      std::string k = prefix + std::string(1 + rng() % 9, '\0');
+      for (size_t i = plen; i < k.size(); ++i) k[i] = static_cast<char>(rng());
+      set.insert(k);
+    }
+    const std::vector<std::string> keys(set.begin(), set.end());
+    const uint64_t capacity = IndexCapacity(keys.size(), 0.8);
+    const KeyOrderModel m = FitTo(keys, capacity);
+    ASSERT_EQ(m.prefix_len(), plen);
+    std::vector<std::string> probes = keys;
+    for (int i = 0; i < 2000; ++i) {
+      // The prefix with one byte moved either way, cut short, or whole with
+      // a random tail: every side of the prefix comparison.
+      std::string p = prefix;
+      const size_t at = rng() % plen;
+      p[at] = static_cast<char>(p[at] + ((rng() & 1) ? 1 : -1));
+      std::string tail(rng() % 12, '\0');
+      for (auto& c : tail) c = static_cast<char>(rng());
+      probes.push_back(p + tail);
+      probes.push_back(prefix.substr(0, rng() % plen) + tail);
+      probes.push_back(prefix + tail);
+    }
+    ExpectMonotone(m, probes, capacity);
+  }
+}
+
 TEST(KeyOrderModelTest, EvenKeysGetEvenHomes) {
   // Counters: key i of n has home about i / n of the way through.
   std::vector<std::string> keys;
