@@ -24,7 +24,7 @@ void KeyOrderModel::Fit(uint64_t n, const Slice& first, const Slice& last,
   size_t plen = 0;
   const size_t most = std::min(first.size(), last.size());
   while (plen < most && first[plen] == last[plen]) ++plen;
-  SetPrefix(first.data(), plen);
+  prefix_.assign(first.data(), plen);
   base_ = NumberOf(first, plen);
   const uint64_t range = NumberOf(last, plen) - base_;
   // About 8 keys a bucket, so that the buckets follow the keys' spread
@@ -109,7 +109,7 @@ bool KeyOrderModel::DecodeFrom(Slice* in, uint64_t capacity,
     *why = "does not span the home slots";
     return false;
   }
-  SetPrefix(in->data() + (need - plen), plen);
+  prefix_.assign(in->data() + (need - plen), plen);
   in->remove_prefix(need);
   capacity_ = capacity;
   return true;

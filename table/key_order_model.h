@@ -64,12 +64,7 @@ class KeyOrderModel {
   // for any key (those below the file's keys get 0, above it capacity - 1).
   uint64_t Home(const Slice& key) const {
     const size_t plen = prefix_.size();
-    if (plen != 0 && plen <= 8 && key.size() >= 8) {
-      // A short prefix against the key's first 8 bytes, as numbers: the
-      // same order as memcmp, without its call (most keys take this).
-      const uint64_t k = Load64(key.data()) >> (64 - 8 * plen);
-      if (k != prefix_number_) return k < prefix_number_ ? 0 : capacity_ - 1;
-    } else if (plen != 0) {
+    if (plen != 0) {
       const size_t m = key.size() < plen ? key.size() : plen;
       const int c = memcmp(key.data(), prefix_.data(), m);
       if (c < 0 || (c == 0 && key.size() < plen)) return 0;
@@ -104,39 +99,21 @@ class KeyOrderModel {
   }
   // The 8 bytes of `key` from `at`, big-endian, zeros past its end.
   static uint64_t NumberOf(const Slice& key, size_t at) {
-    if (key.size() >= at + 8) return Load64(key.data() + at);
-    const size_t left = key.size() > at ? key.size() - at : 0;  // 0..7
-    if (left == 0) return 0;
-    // Fewer than 8 bytes after `at` (a short key past a long prefix): the
-    // key's last 8 bytes end with them, one load instead of a byte loop.
-    if (key.size() >= 8) {
-      return Load64(key.data() + key.size() - 8) << (8 * (8 - left));
-    }
     uint64_t x = 0;
-    for (size_t i = 0; i < left; ++i) {
-      x = (x << 8) | static_cast<uint8_t>(key[at + i]);
+    if (key.size() >= at + 8) {
+      memcpy(&x, key.data() + at, 8);
+      return __builtin_bswap64(x);
     }
-    return x << (8 * (8 - left));
+    for (size_t i = 0; i < 8; ++i) {
+      x = (x << 8) |
+          (at + i < key.size() ? static_cast<uint8_t>(key[at + i]) : 0);
+    }
+    return x;
   }
 
  private:
-  // 8 bytes at `p`, big-endian.
-  static uint64_t Load64(const char* p) {
-    uint64_t x;
-    memcpy(&x, p, 8);
-    return __builtin_bswap64(x);
-  }
-  // prefix_ as a big-endian number when it is 1..8 bytes long.
-  void SetPrefix(const char* p, size_t n) {
-    prefix_.assign(p, n);
-    prefix_number_ = 0;
-    for (size_t i = 0; i < n && n <= 8; ++i) {
-      prefix_number_ = (prefix_number_ << 8) | static_cast<uint8_t>(p[i]);
-    }
-  }
 
   std::string prefix_;
-  uint64_t prefix_number_ = 0;
   uint32_t shift_ = 0;
   uint32_t buckets_ = 0;
   uint64_t base_ = 0;
