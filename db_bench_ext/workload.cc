@@ -36,8 +36,14 @@ bool MakeWorkload(const std::string& name, int key_size_override,
   if (key_size_override > 0) {
     w->key_size = std::max(8, std::min(key_size_override,
                                        int(Workload::kMaxKeySize)));
+    w->description +=
+        ", run with " + std::to_string(w->key_size) + "-byte keys";
   }
-  if (value_size_override >= 0) w->value_size = value_size_override;
+  if (value_size_override >= 0 && value_size_override != w->value_size) {
+    w->value_size = value_size_override;
+    w->description +=
+        ", run with " + std::to_string(value_size_override) + "-byte values";
+  }
   w->mmap_read = true;
   return true;
 }
