@@ -99,8 +99,9 @@ TEST(KeyOrderModelTest, NumberOfReadsEightBytesFromAnyOffset) {
   }
 }
 
-// Prefixes of 1 to 8 bytes are compared as numbers, longer ones bytewise:
-// both keep homes in key order, for keys shorter and longer than 8 bytes.
+// Homes stay in key order for a shared prefix of any length, up to the 8
+// bytes a number holds and past them, and for probes that stop inside the
+// prefix, differ from it either way, or run past it.
 TEST(KeyOrderModelTest, HomesFollowKeyOrderForEveryPrefixLength) {
   std::mt19937_64 rng(17);
   for (size_t plen = 1; plen <= 10; ++plen) {
