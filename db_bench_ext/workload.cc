@@ -33,11 +33,12 @@ bool MakeWorkload(const std::string& name, int key_size_override,
   } else {
     return false;
   }
-  if (key_size_override > 0) {
-    w->key_size = std::max(8, std::min(key_size_override,
-                                       int(Workload::kMaxKeySize)));
+  const int key_size = std::max(
+      8, std::min(key_size_override, int(Workload::kMaxKeySize)));
+  if (key_size_override > 0 && key_size != w->key_size) {
+    w->key_size = key_size;
     w->description +=
-        ", run with " + std::to_string(w->key_size) + "-byte keys";
+        ", run with " + std::to_string(key_size) + "-byte keys";
   }
   if (value_size_override >= 0 && value_size_override != w->value_size) {
     w->value_size = value_size_override;

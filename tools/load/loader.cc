@@ -1,5 +1,4 @@
 #include "tools/load/loader.h"
-#include "tools/common/proc_status.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -18,6 +17,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb_robinhood/robinhood_table.h"
+#include "tools/common/proc_status.h"
 #include "tools/load/load_options.h"
 #include "tools/load/range_builder.h"
 #include "tools/load/run_file.h"
