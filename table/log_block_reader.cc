@@ -12,17 +12,29 @@ namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
 namespace {
-// Bytes a lookup without mmap reads for an entry, if the block has them:
-// most entries fit, so one read serves the common case.
+// Bytes a lookup reads first for an entry, if the block has them: at least
+// this, and a quarter more than the file's mean entry, so that one read (or
+// one partial decode) serves most entries whatever their size. A longer
+// entry costs a second read of exactly its rest.
 constexpr size_t kEntryReadBytes = 512;
+constexpr uint64_t kMaxEntryReadBytes = 64 << 10;
+
+size_t EntryReadBytes(uint64_t entry_bytes) {
+  const uint64_t margin = std::min(entry_bytes, kMaxEntryReadBytes) / 4;
+  return static_cast<size_t>(std::max<uint64_t>(
+      kEntryReadBytes,
+      std::min(entry_bytes, kMaxEntryReadBytes) + margin));
+}
 }  // namespace
 
 LogBlockReader::LogBlockReader(const SectionReader* file,
-                               const BlockTable* blocks, Cache* cache)
+                               const BlockTable* blocks, Cache* cache,
+                               uint64_t entry_bytes)
     : file_(file),
       blocks_(blocks),
       cache_(cache),
       cache_id_(cache != nullptr ? cache->NewId() : 0),
+      entry_read_bytes_(EntryReadBytes(entry_bytes)),
       verified_(blocks->num_blocks()) {}
 
 Status LogBlockReader::Damaged(size_t b, const std::string& detail,
@@ -80,17 +92,21 @@ Status LogBlockReader::DecodeBlock(size_t b, const Slice& raw, bool verify,
   const bool in_buf = contents->data() >= buf->data() &&
                       contents->data() < buf->data() + buf->size();
   Status s;
+  Slice decoded;
   if (in_buf) {
     std::string out;
-    s = UncompressPrefix(type, *contents, loc.logical_bytes, prefix, &out);
-    buf->swap(out);
+    s = UncompressPrefix(type, *contents, loc.logical_bytes, prefix, &out,
+                         &decoded);
+    buf->swap(out);  // a short string's bytes move: point at them anew
+    decoded = Slice(buf->data(), decoded.size());
   } else {
-    s = UncompressPrefix(type, *contents, loc.logical_bytes, prefix, buf);
+    s = UncompressPrefix(type, *contents, loc.logical_bytes, prefix, buf,
+                         &decoded);
   }
   if (!s.ok()) {
     return Damaged(b, "does not decompress: " + s.ToString());
   }
-  *contents = Slice(*buf);
+  *contents = decoded;
   return Status::OK();
 }
 
@@ -183,34 +199,45 @@ Status LogBlockReader::ReadEntry(uint64_t address, bool verify,
     out->block_contents = contents;
   } else if (file_->mmap() || loc.compressed() || verify) {
     // A compressed block decoded up to the entry, if its codec allows.
-    const size_t prefix = static_cast<size_t>(in_block) + kEntryReadBytes;
+    const size_t prefix = static_cast<size_t>(in_block) + entry_read_bytes_;
     Slice contents;
     Status s = ReadBlock(b, verify, buf, &contents, prefix);
     if (!s.ok()) return s;
     view = Slice(contents.data() + in_block, contents.size() - in_block);
+    uint64_t length = 0;
     if (contents.size() < loc.logical_bytes &&
         DecodeLogEntry(view.data(), view.data() + view.size(),
                        &out->entry) == nullptr) {
-      // A long entry: the whole block.
-      s = ReadBlock(b, verify, buf, &contents);
+      // A long entry: decoded again up to its end, which its header tells
+      // (the prefix holds any header), or failing that the whole block.
+      const bool known =
+          LogEntryLength(view.data(), view.data() + view.size(), &length) &&
+          length <= loc.logical_bytes - in_block;
+      s = ReadBlock(b, verify, buf, &contents,
+                    known ? static_cast<size_t>(in_block + length) : SIZE_MAX);
       if (!s.ok()) return s;
       view = Slice(contents.data() + in_block, contents.size() - in_block);
     }
     out->block_contents = contents;
   } else {
-    // A raw block: read the entry alone, and the rest of the block only if
-    // the entry turns out longer than the first read.
+    // A raw block: read the entry alone, and the rest of the entry only if
+    // it turns out longer than the first read.
     const uint64_t rest = loc.logical_bytes - in_block;
     Status s = file_->ReadRange(
         loc.file_offset + in_block,
-        static_cast<size_t>(std::min<uint64_t>(rest, kEntryReadBytes)), buf,
+        static_cast<size_t>(std::min<uint64_t>(rest, entry_read_bytes_)), buf,
         &view);
     if (!s.ok()) return s;
+    uint64_t length = 0;
     if (DecodeLogEntry(view.data(), view.data() + view.size(), &out->entry) ==
             nullptr &&
         rest > view.size()) {
+      const bool known =
+          LogEntryLength(view.data(), view.data() + view.size(), &length) &&
+          length <= rest;
       s = file_->ReadRange(loc.file_offset + in_block,
-                           static_cast<size_t>(rest), buf, &view);
+                           static_cast<size_t>(known ? length : rest), buf,
+                           &view);
       if (!s.ok()) return s;
     }
   }

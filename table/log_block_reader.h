@@ -80,9 +80,10 @@ class CachedBlock {
 class LogBlockReader {
  public:
   // All must outlive this reader. `blocks` is initialised. `cache` may be
-  // null: no block cache.
+  // null: no block cache. `entry_bytes`: the file's mean entry length
+  // (0: unknown), which sizes a lookup's first read of an entry.
   LogBlockReader(const SectionReader* file, const BlockTable* blocks,
-                 Cache* cache = nullptr);
+                 Cache* cache = nullptr, uint64_t entry_bytes = 0);
 
   // Makes `*contents` the (uncompressed) contents of block `b`: in place
   // with mmap and no compression, else in `*buf`. Verifies the checksum if
@@ -141,6 +142,9 @@ class LogBlockReader {
   Cache* const cache_;
   // This reader's blocks' keys in the cache: the id, then the block.
   const uint64_t cache_id_;
+  // Bytes from an entry's start that a lookup reads (or decodes) first:
+  // most of the file's entries fit.
+  const size_t entry_read_bytes_;
   // A bit per block: its checksum held when last read.
   VerifiedBits verified_;
 };

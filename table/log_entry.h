@@ -55,5 +55,11 @@ const char* DecodeLogEntry(const char* p, const char* limit, LogEntry* entry);
 // bytes (or the rest of the block, if less) can always tell the whole size.
 constexpr size_t kMaxEntryHeader = 1 + 5 + 5 + 10;
 
+// The whole length of the entry starting at `p` (header, key and value),
+// from its header alone, reading no byte at or past `limit`: lets a reader
+// that read too little of an entry read exactly the rest. False if the
+// header is incomplete or not one DecodeLogEntry would take.
+bool LogEntryLength(const char* p, const char* limit, uint64_t* length);
+
 }  // namespace robinhood
 }  // namespace ROCKSDB_NAMESPACE

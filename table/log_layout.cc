@@ -1,6 +1,7 @@
 #include "table/log_layout.h"
 
 #include "table/robinhood_table_iterator.h"
+#include "table/scratch_buffer.h"
 #include "table/table_view.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -31,7 +32,11 @@ Status LogLayout::Open(const TableView* view) {
                      meta.log_block_size, fname, meta.block_table.offset);
   }
   if (!s.ok()) return s;
-  log_.reset(new LogBlockReader(&file, &blocks_, view->block_cache()));
+  // The mean entry sizes a lookup's first read; any value is safe.
+  const uint64_t entry_bytes =
+      meta.num_entries == 0 ? 0 : meta.log_logical_bytes / meta.num_entries;
+  log_.reset(new LogBlockReader(&file, &blocks_, view->block_cache(),
+                                entry_bytes));
   SetSamples(view, meta.log_logical_bytes);
   return Status::OK();
 }
@@ -76,11 +81,11 @@ Status LogLayout::FindNewest(const Slice& user_key, uint64_t hash, bool verify,
 
 Status LogLayout::Get(const ParsedInternalKey& target, uint64_t hash,
                       Hint /*hint*/, GetContext* get_context) const {
-  std::string buf;
-  CachedBlock pin;  // holds `at`'s block, if cached, until we return
+  ScratchBuffer buf;  // `at` may lie in it until we return
+  CachedBlock pin;    // holds `at`'s block, if cached, until we return
   bool found = false;
   EntryRef at;
-  Status s = FindNewest(target.user_key, hash, kVerifyReads, &buf, &at,
+  Status s = FindNewest(target.user_key, hash, kVerifyReads, buf.get(), &at,
                         &found, &pin);
   if (!s.ok() || !found) return s;
 

@@ -42,6 +42,11 @@ Status StripLength(Slice* input, size_t expected_size) {
   return Status::OK();
 }
 
+// Makes `*buf` at least `size` bytes long, clearing only what it adds.
+void GrowTo(std::string* buf, size_t size) {
+  if (buf->size() < size) buf->resize(size);
+}
+
 #ifdef ZSTD
 // One decompression context per thread: creating one costs more than
 // decompressing a small block.
@@ -86,7 +91,7 @@ bool CanUncompress(CompressionType type) {
 }
 
 Status Uncompress(CompressionType type, const Slice& compressed,
-                  size_t expected_size, std::string* out) {
+                  size_t expected_size, std::string* buf, Slice* out) {
   if (!CanUncompress(type)) return Bad("unsupported compression type");
   if (type == compat::kZstdNotFinal) type = kZSTD;
   // Every codec API below counts in 32-bit ints.
@@ -99,8 +104,9 @@ Status Uncompress(CompressionType type, const Slice& compressed,
     Status s = StripLength(&in, expected_size);
     if (!s.ok()) return s;
   }
-  out->resize(expected_size);
-  char* dst = &(*out)[0];
+  GrowTo(buf, expected_size);
+  char* dst = &(*buf)[0];
+  *out = Slice(dst, expected_size);
   switch (type) {
 #ifdef SNAPPY
     case kSnappyCompression: {
@@ -169,7 +175,7 @@ Status Uncompress(CompressionType type, const Slice& compressed,
 
 Status UncompressPrefix(CompressionType type, const Slice& compressed,
                         size_t expected_size, size_t prefix,
-                        std::string* out) {
+                        std::string* buf, Slice* out) {
 #ifdef LZ4
   if ((type == kLZ4Compression || type == kLZ4HCCompression) &&
       prefix < expected_size &&
@@ -178,19 +184,19 @@ Status UncompressPrefix(CompressionType type, const Slice& compressed,
     Slice in = compressed;
     Status s = StripLength(&in, expected_size);
     if (!s.ok()) return s;
-    out->resize(expected_size);
+    GrowTo(buf, expected_size);
     const int produced = LZ4_decompress_safe_partial(
-        in.data(), &(*out)[0], static_cast<int>(in.size()),
+        in.data(), &(*buf)[0], static_cast<int>(in.size()),
         static_cast<int>(prefix), static_cast<int>(expected_size));
     if (produced < 0 || static_cast<size_t>(produced) < prefix) {
       return Bad("bad lz4 stream");
     }
-    out->resize(static_cast<size_t>(produced));
+    *out = Slice(buf->data(), static_cast<size_t>(produced));
     return Status::OK();
   }
 #endif
   (void)prefix;
-  return Uncompress(type, compressed, expected_size, out);
+  return Uncompress(type, compressed, expected_size, buf, out);
 }
 
 }  // namespace robinhood

@@ -31,12 +31,14 @@ namespace robinhood {
 // links, as CMake detects them).
 bool CanUncompress(CompressionType type);
 
-// Decompresses `input` of codec `type` into `*out`, which must come out
-// exactly `expected_size` bytes long. On failure returns Corruption whose
-// message says what went wrong; the caller adds the file and offset.
-// Never allocates more than `expected_size` bytes of output.
+// Decompresses `input` of codec `type` into the start of `*buf`, making
+// `*out` those bytes, which must come out exactly `expected_size` long. On
+// failure returns Corruption whose message says what went wrong; the
+// caller adds the file and offset. `*buf` is storage: grown to at least
+// `expected_size` (so never by more), never shrunk, so a caller that
+// reuses it pays neither an allocation nor the clearing of new bytes.
 Status Uncompress(CompressionType type, const Slice& input,
-                  size_t expected_size, std::string* out);
+                  size_t expected_size, std::string* buf, Slice* out);
 
 // As Uncompress, but may stop once `*out` holds the first `prefix` bytes
 // (LZ4, whose blocks decode from their start): `*out` is then at least
@@ -45,7 +47,7 @@ Status Uncompress(CompressionType type, const Slice& input,
 // up to its entry.
 Status UncompressPrefix(CompressionType type, const Slice& input,
                         size_t expected_size, size_t prefix,
-                        std::string* out);
+                        std::string* buf, Slice* out);
 
 }  // namespace robinhood
 }  // namespace ROCKSDB_NAMESPACE

@@ -72,6 +72,33 @@ TEST(LogEntryTest, TruncatedEntriesDoNotDecode) {
   }
 }
 
+// A reader that read part of an entry learns its whole length from the
+// header alone, and nothing from a cut header.
+TEST(LogEntryTest, LengthFromTheHeader) {
+  for (const std::string& enc :
+       {Encode("key", 0, kTypeValue, std::string(300, 'v')),
+        Encode(std::string(200, 'k'), 0, kTypeValue, "v"),
+        Encode("key", 123456789, kTypeMerge, "operand"),
+        Encode("", 0, kTypeValue, "")}) {
+    LogEntry e;
+    const char* end = DecodeLogEntry(enc.data(), enc.data() + enc.size(), &e);
+    ASSERT_NE(end, nullptr);
+    const size_t header = enc.size() - e.user_key.size() - e.value.size();
+    for (size_t n = 0; n <= enc.size(); ++n) {
+      uint64_t length = 0;
+      const bool known = LogEntryLength(enc.data(), enc.data() + n, &length);
+      EXPECT_EQ(known, n >= header) << n;
+      if (known) {
+        EXPECT_EQ(length, enc.size()) << n;
+      }
+    }
+  }
+  // A type no table holds is no header.
+  const std::string bad("\x7f\x01\x01\x00" "kv", 6);
+  uint64_t length = 0;
+  EXPECT_FALSE(LogEntryLength(bad.data(), bad.data() + bad.size(), &length));
+}
+
 TEST(LogEntryTest, HugeLengthsAreRejected) {
   // A length field claiming more bytes than the block holds.
   std::string enc("\x83\xff\xff\xff\xff\x0f" "abc", 9);
