@@ -66,11 +66,14 @@ DEFINE_string(chart_out, "",
 DEFINE_int64(target_file_size_base, 64 << 20,
              "Target SST file size, as in db_bench");
 DEFINE_int64(cache_size, 0,
-             "Block cache bytes for block, and for robinhood's decompressed "
-             "blocks when compressed; 0: large enough to hold the data");
+             "Block cache bytes for block, and for robinhood's blocks when "
+             "compressed or read without mmap; 0: large enough to hold the "
+             "data");
 DEFINE_bool(robinhood_block_cache, true,
             "Give RobinHoodTable a block_cache of --cache_size bytes for its "
-            "decompressed blocks (used when --compression is not none)");
+            "decompressed blocks and, without mmap, the blocks and pages "
+            "its lookups read (used when --compression is not none or "
+            "--mmap_read=false)");
 DEFINE_int32(bloom_bits, 10, "Bloom filter bits per key for block and plain");
 DEFINE_double(robinhood_load_factor, 0.85, "RobinHoodTable load_factor");
 DEFINE_int32(robinhood_log_block_size, 4096, "RobinHoodTable log_block_size");

@@ -103,8 +103,10 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
       } else if (FLAGS_robinhood_filter_policy != "default") {
         rh.filter_policy = FLAGS_robinhood_filter_policy;
       }
-      // Only compressed files use it (the decompressed blocks).
-      if (o.compression != kNoCompression && FLAGS_robinhood_block_cache) {
+      // Used by compressed files (their decompressed blocks) and by files
+      // read without mmap (the blocks and pages lookups read).
+      if ((o.compression != kNoCompression || !mmap_read) &&
+          FLAGS_robinhood_block_cache) {
         rh.block_cache = NewLRUCache(cache, 6);
       }
       o.table_factory.reset(NewRobinHoodTableFactory(rh));

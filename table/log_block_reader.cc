@@ -121,42 +121,16 @@ Status LogBlockReader::VerifyBlock(size_t b, std::string* buf) const {
                        "log block", loc.file_offset);
 }
 
-void LogBlockReader::CacheKey(size_t b, char (&key)[16]) const {
-  EncodeFixed64(key, cache_id_);
-  EncodeFixed64(key + 8, b);
-}
-
 bool LogBlockReader::LookupCached(size_t b, CachedBlock* pin,
                                   Slice* contents) const {
-  char key[16];
-  CacheKey(b, key);
-  pin->Reset();
-  Cache::Handle* handle = cache_->Lookup(Slice(key, sizeof(key)));
-  if (handle == nullptr) return false;
-  pin->Hold(cache_, handle);
-  *contents = Slice(static_cast<const char*>(cache_->Value(handle)),
-                    blocks_->Get(b).logical_bytes);
-  return true;
+  return pin->Lookup(cache_, cache_id_, b, blocks_->Get(b).logical_bytes,
+                     contents);
 }
 
 void LogBlockReader::InsertCached(size_t b, const Slice& block,
                                   CachedBlock* pin, Slice* contents) const {
-  char key[16];
-  CacheKey(b, key);
   assert(block.size() == blocks_->Get(b).logical_bytes);
-  pin->Reset();
-  std::unique_ptr<char[]> value(new char[block.size()]);
-  memcpy(value.get(), block.data(), block.size());
-  Cache::Handle* handle = nullptr;
-  // Charged its bytes; the cache adds its own overhead.
-  Status s = compat::CacheInsert(cache_, Slice(key, sizeof(key)), value.get(),
-                                 block.size(), &handle);
-  if (!s.ok()) {  // a full cache with a strict limit: go without
-    *contents = block;
-    return;
-  }
-  pin->Hold(cache_, handle);
-  *contents = Slice(value.release(), block.size());
+  pin->Insert(cache_, cache_id_, b, block, contents);
 }
 
 Status LogBlockReader::CachedContents(size_t b, bool verify, std::string* buf,

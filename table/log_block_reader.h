@@ -16,10 +16,11 @@
 // alone, by every path, so all paths answer alike.
 //
 // With a block cache (RobinHoodTableOptions::block_cache), lookups and
-// user scans in compressed blocks keep the decompressed, verified blocks
-// there, as BlockBasedTable keeps its data blocks, and a read that finds
-// its block cached decompresses nothing. A cached block is its bytes
-// alone (the block table has its size).
+// user scans keep the blocks they read there, verified and decompressed,
+// as BlockBasedTable keeps its data blocks: compressed blocks, and without
+// mmap raw ones too (with mmap a raw block is read in place). A read that
+// finds its block cached reads and decompresses nothing. A cached block is
+// its bytes alone (the block table has its size: cached_block.h).
 #pragma once
 
 #include <atomic>
@@ -30,6 +31,7 @@
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 #include "table/block_table.h"
+#include "table/cached_block.h"
 #include "table/compat.h"
 #include "table/log_entry.h"
 #include "table/section_reader.h"
@@ -46,35 +48,6 @@ struct EntryRef {
   // The block's decoded contents from its start, as far as the read that
   // found the entry had them (empty if it read the entry alone).
   Slice block_contents;
-};
-
-// A decompressed block pinned in the block cache while this lives (or
-// until the next read into it).
-class CachedBlock {
- public:
-  CachedBlock() = default;
-  CachedBlock(CachedBlock&& other) noexcept
-      : cache_(other.cache_), handle_(other.handle_) {
-    other.handle_ = nullptr;
-  }
-  CachedBlock(const CachedBlock&) = delete;
-  CachedBlock& operator=(const CachedBlock&) = delete;
-  ~CachedBlock() { Reset(); }
-  void Reset() {
-    if (handle_ != nullptr) cache_->Release(handle_);
-    handle_ = nullptr;
-  }
-  bool holds() const { return handle_ != nullptr; }
-
- private:
-  friend class LogBlockReader;
-  void Hold(Cache* cache, Cache::Handle* handle) {
-    Reset();
-    cache_ = cache;
-    handle_ = handle;
-  }
-  Cache* cache_ = nullptr;
-  Cache::Handle* handle_ = nullptr;
 };
 
 class LogBlockReader {
@@ -97,13 +70,16 @@ class LogBlockReader {
   Status DecodeBlock(size_t b, const Slice& raw, bool verify,
                      std::string* buf, Slice* contents,
                      size_t prefix = SIZE_MAX) const;
-  // ReadBlock, whole, through the block cache where the block is
-  // compressed and there is one: then `*pin` holds it.
+  // ReadBlock, whole, through the block cache where Caches(b): then `*pin`
+  // holds it.
   Status ReadBlockCached(size_t b, bool verify, std::string* buf,
                          CachedBlock* pin, Slice* contents) const;
-  // Whether block `b` is best read through the cache: compressed, with one.
+  // Whether block `b` is best read through the cache: there is one, and
+  // the block is compressed or read without mmap (a mapped raw block is
+  // read in place).
   bool Caches(size_t b) const {
-    return cache_ != nullptr && blocks_->Get(b).compressed();
+    return cache_ != nullptr &&
+           (blocks_->Get(b).compressed() || !file_->mmap());
   }
   // REQUIRES: Caches(b). Makes `*contents` block `b` from the cache and
   // pins it in `*pin`; false if the cache lacks it.
@@ -135,7 +111,6 @@ class LogBlockReader {
   // a cache), from the cache, or read, decompressed and put there.
   Status CachedContents(size_t b, bool verify, std::string* buf,
                         CachedBlock* pin, Slice* contents) const;
-  void CacheKey(size_t b, char (&key)[16]) const;
 
   const SectionReader* const file_;
   const BlockTable* const blocks_;

@@ -4,6 +4,7 @@
 
 #include "table/entry_page.h"
 #include "table/paged_iterator.h"
+#include "table/scratch_buffer.h"
 #include "table/table_view.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -16,6 +17,12 @@ Status PagedLayout::Open(const TableView* view) {
   pages_ = view->meta().index_slots;
   page_bytes_ = view->meta().page_bytes();
   verified_.Reset(pages_);
+  // With mmap a page is read in place; without, a cached page saves a
+  // lookup its read and checksum.
+  if (!view->mmap() && view->block_cache() != nullptr) {
+    cache_ = view->block_cache();
+    cache_id_ = cache_->NewId();
+  }
   SetSamples(view, 0);
   // The meta block's checks bound the entries by the pages (at least one
   // and at most EntryPageMaxEntries a page). Each entry costs its tail
@@ -163,7 +170,7 @@ void PagedLayout::PrefetchAfterHome(const Slice& user_key, uint64_t hash,
 
 Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
                          std::string* buf, Slice* value, bool* found,
-                         Hint hint) const {
+                         Hint hint, CachedBlock* pin) const {
   *found = false;
   uint64_t page = 0;
   if (hint != kNoHint) {
@@ -185,10 +192,14 @@ Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
       PrefetchAround(at, offset);
     }
   }
-  Status s;
   Slice run;
-  s = ReadPages(page, 1, buf, &run);
-  if (!s.ok()) return s;
+  Cache* const cache = pin != nullptr ? cache_ : nullptr;
+  if (cache == nullptr ||
+      !pin->Lookup(cache, cache_id_, page, page_bytes_, &run)) {
+    Status s = ReadPages(page, 1, buf, &run);
+    if (!s.ok()) return s;
+    if (cache != nullptr) pin->Insert(cache, cache_id_, page, run, &run);
+  }
   EntryPage p;
   if (!p.Parse(run.data(), page_bytes_)) return Damaged(page, "bad entry count");
   const uint8_t tag = EntryPageTag(hash);
@@ -208,10 +219,12 @@ Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
 
 Status PagedLayout::Get(const ParsedInternalKey& target, uint64_t hash,
                         Hint hint, GetContext* get_context) const {
-  std::string buf;
+  ScratchBuffer buf;  // `value` may lie in it, or in `pin`'s page
+  CachedBlock pin;
   Slice value;
   bool found = false;
-  Status s = Find(target.user_key, hash, &buf, &value, &found, hint);
+  Status s =
+      Find(target.user_key, hash, buf.get(), &value, &found, hint, &pin);
   if (!s.ok() || !found) return s;
   return SaveCompactedPut(*view_, target, value, get_context);
 }

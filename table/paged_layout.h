@@ -23,6 +23,7 @@
 #include <mutex>
 #include <string>
 
+#include "table/cached_block.h"
 #include "table/layout.h"
 #include "table/page_index.h"
 #include "table/verified_bits.h"
@@ -58,10 +59,13 @@ class PagedLayout : public Layout {
   const PagedLayout* AsPaged() const override { return this; }
 
   // The value of `user_key` (hash `hash`), if the file holds it: into
-  // `*value`, pointing into the mapping or `*buf`. `hint`: PrefetchHome's
-  // for this key, or kNoHint.
+  // `*value`, pointing into the mapping, `*buf` or the block cache.
+  // `hint`: PrefetchHome's for this key, or kNoHint. Given `pin`, a file
+  // read without mmap keeps its pages in the block cache, if there is one,
+  // and `*pin` holds the page while `*value` is in use.
   Status Find(const Slice& user_key, uint64_t hash, std::string* buf,
-              Slice* value, bool* found, Hint hint = kNoHint) const;
+              Slice* value, bool* found, Hint hint = kNoHint,
+              CachedBlock* pin = nullptr) const;
   uint64_t pages() const { return pages_; }
   uint32_t page_bytes() const { return page_bytes_; }
   // The page index, read and checked on the first call.
@@ -128,6 +132,10 @@ class PagedLayout : public Layout {
   // many enough (kGuessMinEntries) for a guess to land near; else 0.
   uint32_t guess_used_ = 0;
   VerifiedBits verified_;
+  // Without mmap, the block cache lookups keep pages in (null: none), and
+  // this reader's id there.
+  Cache* cache_ = nullptr;
+  uint64_t cache_id_ = 0;
   mutable std::mutex index_mu_;
   mutable PageIndex page_index_;
   mutable std::atomic<const PageIndex*> index_{nullptr};

@@ -1,12 +1,13 @@
-// The block cache of decompressed log blocks (RobinHoodTableOptions::
-// block_cache), for every codec the host library has: lookups and scans
-// answer as without it; a block once read, by a lookup or by a scan that
-// fills the cache, is served from the cache, so later reads of it read
-// nothing from the file; scans with fill_cache=false and compactions
-// leave it alone; a full cache with a strict limit only costs speed; a
-// damaged block is refused every time and never cached; files without
-// compression leave the cache alone. (db_test and differential_test run
-// a small cache under pinned iterators.)
+// The block cache (RobinHoodTableOptions::block_cache), for every codec
+// the host library has: lookups and scans answer as without it; a block
+// once read, by a lookup or by a scan that fills the cache, is served from
+// the cache, so later reads of it read nothing from the file; scans with
+// fill_cache=false and compactions leave it alone; a full cache with a
+// strict limit only costs speed; a damaged block is refused every time and
+// never cached. Files without compression read with mmap leave the cache
+// alone; read without it, their log blocks and pages go there too, and
+// lookups then read them once. (db_test and differential_test run a small
+// cache under pinned iterators.)
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -185,19 +186,105 @@ TEST_P(BlockCacheTest, ADamagedBlockIsRefusedAndNeverCached) {
   EXPECT_LE(cache->GetUsage() + first.logical_bytes, intact->GetUsage());
 }
 
-TEST_P(BlockCacheTest, FilesWithoutCompressionLeaveItAlone) {
-  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
-  BuildAndOpen(cache, kNoCompression);
-  ReadReport r;
-  checker_.Gets(table_.get(), true, &r);
-  EXPECT_EQ(r.wrong, 0);
-  EXPECT_EQ(cache->GetUsage(), 0u);
-}
-
 INSTANTIATE_TEST_SUITE_P(Codecs, BlockCacheTest, testing::ValuesIn(Codecs()),
                          [](const testing::TestParamInfo<CompressionType>& i) {
                            return CodecName(i.param);
                          });
+
+// Uncompressed files in the layouts that read blocks or pages: a log file
+// and a paged one.
+class RawBlockCacheTest : public testing::TestWithParam<LayoutCase> {
+ protected:
+  RawBlockCacheTest() : file_(std::string("raw_cache_") + GetParam().name) {}
+
+  // Builds the case's file with `cache` and opens it, every read of the
+  // file recorded in reads_.
+  void BuildAndOpen(std::shared_ptr<Cache> cache, bool mmap) {
+    RobinHoodTableOptions opts = SmallBlocks();
+    opts.block_cache = std::move(cache);
+    bytes_ = BuildLayoutCase(&file_, GetParam(), 7, opts, &model_);
+    layout_ = MapOf(&file_);
+    Reopen(mmap);
+  }
+  void Reopen(bool mmap) {
+    file_.WrapReads([this](std::unique_ptr<FSRandomAccessFile> f) {
+      return std::unique_ptr<FSRandomAccessFile>(
+          new RecordingFile(std::move(f), &reads_));
+    });
+    ASSERT_OK(file_.Open(mmap, &table_));
+  }
+  // Where the blocks or pages lie: from offset 0 to here.
+  uint64_t DataEnd() const {
+    return layout_.meta.is_paged()
+               ? layout_.meta.index.offset + layout_.meta.index.size
+               : layout_.meta.log_file_bytes;
+  }
+  // Reads since the last clear that touch a block or page.
+  size_t DataReads() const {
+    size_t n = 0;
+    for (const auto& r : reads_) n += r.first < DataEnd();
+    return n;
+  }
+
+  Model model_;
+  TableFile file_;
+  std::string bytes_;
+  FileMap layout_;
+  RecordingFile::Reads reads_;
+  std::unique_ptr<TableReader> table_;
+};
+
+TEST_P(RawBlockCacheTest, LookupsWithoutMmapReadEachBlockOnce) {
+  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
+  BuildAndOpen(cache, /*mmap=*/false);
+  Checker checker(model_, file_.path());
+  ReadReport r;
+  checker.Gets(table_.get(), true, &r);
+  EXPECT_EQ(r.wrong, 0);
+  EXPECT_EQ(r.corruptions, 0);
+  const size_t usage = cache->GetUsage();
+  EXPECT_GT(usage, 0u);
+  EXPECT_EQ(cache->GetPinnedUsage(), 0u);
+
+  reads_.clear();
+  checker.Gets(table_.get(), true, &r);
+  EXPECT_EQ(r.wrong, 0);
+  EXPECT_EQ(DataReads(), 0u) << "a lookup read a block the cache holds";
+  EXPECT_EQ(cache->GetUsage(), usage);
+
+  // With mmap, blocks and pages are read in place.
+  std::shared_ptr<Cache> mapped = NewLRUCache(8 << 20);
+  BuildAndOpen(mapped, /*mmap=*/true);
+  checker.Gets(table_.get(), true, &r);
+  EXPECT_EQ(r.wrong, 0);
+  EXPECT_EQ(mapped->GetUsage(), 0u);
+}
+
+TEST_P(RawBlockCacheTest, ADamagedBlockIsRefusedAndNeverCached) {
+  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
+  BuildAndOpen(cache, /*mmap=*/false);
+  // The first key's entry lies in the first block or page.
+  const uint64_t at = layout_.meta.is_paged()
+                          ? 16
+                          : layout_.blocks.at(0).file_offset +
+                                layout_.blocks.at(0).contents_bytes / 2;
+  file_.Write(Flipped(bytes_, at));
+  Reopen(/*mmap=*/false);
+  Checker checker(model_, file_.path());
+  for (int pass = 0; pass < 2; ++pass) {
+    SCOPED_TRACE(pass);
+    ReadReport damaged;
+    checker.Gets(table_.get(), true, true, &damaged);
+    EXPECT_EQ(damaged.wrong, 0);
+    EXPECT_GT(damaged.corruptions, 0) << "the damaged block answered";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Layouts, RawBlockCacheTest,
+    testing::Values(LayoutCase{"log", false, false},
+                    LayoutCase{"paged", false, false, true}),
+    LayoutCaseName);
 
 }  // namespace
 }  // namespace robinhood
