@@ -20,12 +20,13 @@ uint64_t RunPages(bool mmap, bool compaction, size_t readahead,
 }  // namespace
 
 PagedIterator::PagedIterator(const PagedLayout* layout, bool compaction,
-                             size_t readahead)
+                             size_t readahead, bool fill_cache)
     : layout_(layout),
       view_(layout->view()),
       run_pages_(RunPages(view_->mmap(), compaction, readahead,
                           layout->page_bytes())),
       packed_(PackSequenceAndType(view_->Surfaced(0), kTypeValue)),
+      fill_cache_(fill_cache),
       buf_(new std::string) {}
 
 bool PagedIterator::LoadPage(uint64_t page, bool forward) {
@@ -45,6 +46,7 @@ bool PagedIterator::LoadPage(uint64_t page, bool forward) {
     }
     run_first_ = first;
     run_count_ = count;
+    if (fill_cache_) layout_->KeepPages(first, count, run_);
   }
   page_no_ = page;
   const uint32_t page_bytes = layout_->page_bytes();

@@ -6,7 +6,10 @@
 // With mmap, keys and values point into the mapping. Without, the iterator
 // holds the run of pages it last read (one page, or `readahead` bytes of
 // them; for compaction, which reads every entry once in order, 2 MiB);
-// with pinning enabled, a run it leaves goes to the pinning manager.
+// with pinning enabled, a run it leaves goes to the pinning manager. A
+// scan that may fill the block cache (ReadOptions::fill_cache, not a
+// compaction) leaves the pages it reads there for lookups (PagedLayout::
+// KeepPages), as a scan of BlockBasedTable leaves its blocks.
 #pragma once
 
 #include <memory>
@@ -24,7 +27,8 @@ class TableView;
 
 class PagedIterator : public LayoutIterator {
  public:
-  PagedIterator(const PagedLayout* layout, bool compaction, size_t readahead);
+  PagedIterator(const PagedLayout* layout, bool compaction, size_t readahead,
+                bool fill_cache);
 
   void SeekToFirst() override;
   void SeekToLast() override;
@@ -46,6 +50,7 @@ class PagedIterator : public LayoutIterator {
   const TableView* const view_;
   const uint64_t run_pages_;  // pages a read takes without mmap
   const uint64_t packed_;     // sequence and type every entry surfaces with
+  const bool fill_cache_;
   std::unique_ptr<std::string> buf_;
   Slice run_;
   uint64_t run_first_ = 0;

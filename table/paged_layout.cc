@@ -87,6 +87,19 @@ Status PagedLayout::ReadPages(uint64_t first, uint64_t count,
   return Status::OK();
 }
 
+void PagedLayout::KeepPages(uint64_t first, uint64_t count,
+                            const Slice& run) const {
+  if (cache_ == nullptr) return;
+  for (uint64_t i = 0; i < count; ++i) {
+    CachedBlock pin;
+    Slice page;
+    if (!pin.Lookup(cache_, cache_id_, first + i, page_bytes_, &page)) {
+      pin.Insert(cache_, cache_id_, first + i,
+                 Slice(run.data() + i * page_bytes_, page_bytes_), &page);
+    }
+  }
+}
+
 const char* PagedLayout::MappedPageOf(const Slice& user_key,
                                       Hint* hint) const {
   // A prefetch never reads: only with mmap, once the index is in.
@@ -230,9 +243,11 @@ Status PagedLayout::Get(const ParsedInternalKey& target, uint64_t hash,
 }
 
 InternalIterator* PagedLayout::NewIterator(Arena* arena, bool compaction,
-                                           bool /*fill_cache*/,
+                                           bool fill_cache,
                                            size_t readahead) const {
-  return NewIteratorIn<PagedIterator>(arena, this, compaction, readahead);
+  // As BlockBasedTable's: compactions read around the cache.
+  return NewIteratorIn<PagedIterator>(arena, this, compaction, readahead,
+                                      fill_cache && !compaction);
 }
 
 uint64_t PagedLayout::OffsetOf(const Slice& key) const {

@@ -77,6 +77,10 @@ class PagedLayout : public Layout {
   // into `*buf`; each one's checksum checked (with mmap, once).
   Status ReadPages(uint64_t first, uint64_t count, std::string* buf,
                    Slice* run) const;
+  // Puts the pages of `run` (pages [first, first + count), as ReadPages
+  // gave them) in the block cache lookups keep pages in, if there is one,
+  // unless it holds them: a scan that may fill the cache warms lookups.
+  void KeepPages(uint64_t first, uint64_t count, const Slice& run) const;
   Status Damaged(uint64_t page, const std::string& what) const;
   const TableView* view() const { return view_; }
 

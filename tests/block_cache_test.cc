@@ -260,6 +260,34 @@ TEST_P(RawBlockCacheTest, LookupsWithoutMmapReadEachBlockOnce) {
   EXPECT_EQ(mapped->GetUsage(), 0u);
 }
 
+TEST_P(RawBlockCacheTest, ScansFillItUnlessTheyMayNot) {
+  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
+  BuildAndOpen(cache, /*mmap=*/false);
+  auto scan = [&](const ReadOptions& ro, TableReaderCaller caller) {
+    std::unique_ptr<InternalIterator> it(
+        table_->NewIterator(ro, nullptr, nullptr, false, caller));
+    size_t n = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
+    ASSERT_OK(it->status());
+    EXPECT_EQ(n, model_.entries.size());
+  };
+  ReadOptions no_fill;
+  no_fill.fill_cache = false;
+  scan(no_fill, TableReaderCaller::kUserIterator);
+  scan(ReadOptions(), TableReaderCaller::kCompaction);
+  EXPECT_EQ(cache->GetUsage(), 0u);
+
+  scan(ReadOptions(), TableReaderCaller::kUserIterator);
+  EXPECT_GT(cache->GetUsage(), 0u);
+  EXPECT_EQ(cache->GetPinnedUsage(), 0u);
+  reads_.clear();
+  Checker checker(model_, file_.path());
+  ReadReport r;
+  checker.Gets(table_.get(), true, &r);
+  EXPECT_EQ(r.wrong + r.corruptions, 0);
+  EXPECT_EQ(DataReads(), 0u) << "a lookup read a block the scan cached";
+}
+
 TEST_P(RawBlockCacheTest, ADamagedBlockIsRefusedAndNeverCached) {
   std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
   BuildAndOpen(cache, /*mmap=*/false);
