@@ -3,7 +3,6 @@
 #include <cstring>
 #include <memory>
 
-#include "table/compat.h"
 #include "util/coding.h"
 
 namespace ROCKSDB_NAMESPACE {

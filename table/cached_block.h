@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "rocksdb/cache.h"
 #include "rocksdb/slice.h"
+#include "table/compat.h"  // Cache, whose header moved in 8.0
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
