@@ -23,6 +23,18 @@ namespace {
 
 using namespace harness;  // NOLINT: the suite is written in its terms
 
+// Reads every entry of `t` (`entries` of them) with an iterator of `ro`
+// made for `caller`.
+void ScanEvery(TableReader* t, const ReadOptions& ro, TableReaderCaller caller,
+               size_t entries) {
+  std::unique_ptr<InternalIterator> it(
+      t->NewIterator(ro, nullptr, nullptr, false, caller));
+  size_t n = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
+  ASSERT_OK(it->status());
+  EXPECT_EQ(n, entries);
+}
+
 class BlockCacheTest : public testing::TestWithParam<CompressionType> {
  protected:
   BlockCacheTest()
@@ -59,14 +71,8 @@ class BlockCacheTest : public testing::TestWithParam<CompressionType> {
     return n;
   }
 
-  // Reads every entry with an iterator of `ro` made for `caller`.
   void ScanAll(const ReadOptions& ro, TableReaderCaller caller) {
-    std::unique_ptr<InternalIterator> it(
-        table_->NewIterator(ro, nullptr, nullptr, false, caller));
-    size_t n = 0;
-    for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
-    ASSERT_OK(it->status());
-    EXPECT_EQ(n, model_.entries.size());
+    ScanEvery(table_.get(), ro, caller, model_.entries.size());
   }
 
   // Reads since the last clear that touch a compressed block.
@@ -264,12 +270,7 @@ TEST_P(RawBlockCacheTest, ScansFillItUnlessTheyMayNot) {
   std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
   BuildAndOpen(cache, /*mmap=*/false);
   auto scan = [&](const ReadOptions& ro, TableReaderCaller caller) {
-    std::unique_ptr<InternalIterator> it(
-        table_->NewIterator(ro, nullptr, nullptr, false, caller));
-    size_t n = 0;
-    for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
-    ASSERT_OK(it->status());
-    EXPECT_EQ(n, model_.entries.size());
+    ScanEvery(table_.get(), ro, caller, model_.entries.size());
   };
   ReadOptions no_fill;
   no_fill.fill_cache = false;
