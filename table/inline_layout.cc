@@ -1,6 +1,7 @@
 #include "table/inline_layout.h"
 
 #include "table/inline_table_iterator.h"
+#include "table/scratch_buffer.h"
 #include "table/table_view.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -13,6 +14,7 @@ Status InlineLayout::Open(const TableView* view) {
   // the directory's head comes into memory, checked.
   Status s = table_.Init(&view->file(), meta, view->icmp().user_comparator());
   if (!s.ok()) return s;
+  table_.KeepPagesIn(view->block_cache());
   // Sample addresses are positions in the key order.
   SetSamples(view, meta.num_keys);
   return Status::OK();
@@ -24,12 +26,12 @@ uint64_t InlineLayout::HashOf(const Slice& user_key) const {
 
 Status InlineLayout::Get(const ParsedInternalKey& target, uint64_t hash,
                          Hint hint, GetContext* get_context) const {
-  std::string buf;
+  ScratchBuffer buf;  // `value` may lie in it, or in `pin`'s page
+  CachedBlock pin;
   bool found = false;
   Slice value;
-  Status s =
-      table_.Find(target.user_key, hash, kVerifyReads, &buf, &value, &found,
-                  hint);
+  Status s = table_.Find(target.user_key, hash, kVerifyReads, buf.get(),
+                         &value, &found, hint, &pin);
   if (!s.ok() || !found) return s;
   return SaveCompactedPut(*view_, target, value, get_context);
 }

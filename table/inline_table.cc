@@ -200,7 +200,8 @@ Status InlineTable::VerifyPage(uint64_t page, const char* bytes) const {
 }
 
 Status InlineTable::ReadRun(uint64_t first, uint64_t count, bool verify,
-                            std::string* buf, Slice* run) const {
+                            std::string* buf, Slice* run,
+                            CachedBlock* pin) const {
   if (count == 0 || first >= geo_.slots || count > geo_.slots - first) {
     return Damaged("slot run out of range", first);
   }
@@ -229,6 +230,17 @@ Status InlineTable::ReadRun(uint64_t first, uint64_t count, bool verify,
   } else if (!verify && !gather) {
     return file_->ReadRange(slots_offset_ + paging_.SlotOffset(first),
                             count * width_, buf, run);
+  } else if (pin != nullptr && cache_ != nullptr && verify &&
+             first_page == last_page) {
+    const uint64_t page_bytes = paging_.PageBytes(first_page, geo_.slots);
+    if (!pin->Lookup(cache_, cache_id_, first_page, page_bytes, &pages)) {
+      Status s = file_->ReadRange(slots_offset_ + pages_at, page_bytes, buf,
+                                  &pages);
+      if (!s.ok()) return s;
+      s = VerifyPage(first_page, pages.data());
+      if (!s.ok()) return s;
+      pin->Insert(cache_, cache_id_, first_page, pages, &pages);
+    }
   } else {
     // Whole pages, each checked: what a verified read costs without mmap.
     const uint64_t end =
@@ -309,7 +321,7 @@ void InlineTable::PrefetchPosition(uint64_t position) const {
 
 Status InlineTable::Find(const Slice& user_key, uint64_t hash, bool verify,
                          std::string* buf, Slice* value, bool* found,
-                         uint64_t known_home) const {
+                         uint64_t known_home, CachedBlock* pin) const {
   *found = false;
   // A key wider than the slots is not here.
   if (user_key.size() > shape_.key_width) return Status::OK();
@@ -323,7 +335,8 @@ Status InlineTable::Find(const Slice& user_key, uint64_t hash, bool verify,
                      decoded = DecodeSlot(p, slot, &k, value);
                      *found = decoded.ok();
                      return true;
-                   });
+                   },
+                   nullptr, pin);
   return s.ok() ? decoded : s;
 }
 

@@ -55,6 +55,7 @@
 #include "rocksdb/comparator.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
+#include "table/cached_block.h"
 #include "table/hash_index.h"
 #include "table/key_order_model.h"
 #include "table/section_reader.h"
@@ -146,6 +147,13 @@ class InlineTable {
   // moves here). `ucmp` orders the keys of a file without an order array.
   Status Init(const SectionReader* file, const TableMeta& meta,
               const Comparator* ucmp);
+  // Without mmap: lookups given a pin keep the pages of slots they read
+  // in `cache` (the table's block_cache), as the log keeps its blocks.
+  void KeepPagesIn(Cache* cache) {
+    if (file_->mmap() || cache == nullptr) return;
+    cache_ = cache;
+    cache_id_ = cache->NewId();
+  }
 
   const InlineShape& shape() const { return shape_; }
   uint64_t num_keys() const { return num_keys_; }
@@ -164,11 +172,12 @@ class InlineTable {
   }
 
   // Finds `user_key` (whose hash is `hash`): `*found`, and its value in
-  // `*value` (in the mapping, or in `*buf`). `known_home`: what
-  // PrefetchHome returned for this key, or 0.
+  // `*value` (in the mapping, in `*buf`, or in the cache, held by `*pin`).
+  // `known_home`: what PrefetchHome returned for this key, or 0. `pin`:
+  // as ReadRun's.
   Status Find(const Slice& user_key, uint64_t hash, bool verify,
               std::string* buf, Slice* value, bool* found,
-              uint64_t known_home = 0) const;
+              uint64_t known_home = 0, CachedBlock* pin = nullptr) const;
   // Walks the run of slots an entry of home `home` may lie in, reading it
   // (checked as ReadRun checks): calls `candidate(p, slot)` for each used
   // slot whose entry has that home, until it returns true, and stops
@@ -176,7 +185,8 @@ class InlineTable {
   // further. `*read`: the slots looked at.
   template <typename Candidate>
   Status Probe(uint64_t home, bool verify, std::string* buf,
-               Candidate&& candidate, uint64_t* read = nullptr) const {
+               Candidate&& candidate, uint64_t* read = nullptr,
+               CachedBlock* pin = nullptr) const {
     if (home >= geo_.slots) return Damaged("home past the slots", home);
     const uint64_t count = std::min<uint64_t>(
         geo_.max_displacement + uint64_t{1}, geo_.slots - home);
@@ -188,7 +198,7 @@ class InlineTable {
     for (;;) {
       Slice run;
       if (!MappedRun(home + d, piece_end - d, verify, &run)) {
-        Status s = ReadRun(home + d, piece_end - d, verify, buf, &run);
+        Status s = ReadRun(home + d, piece_end - d, verify, buf, &run, pin);
         if (!s.ok()) return s;
       }
       const char* p = run.data();
@@ -229,8 +239,12 @@ class InlineTable {
   // gathered into `*buf` (REQUIRES: `buf` unless count is 1). Checks the
   // pages they lie in as the log checks blocks: once per page with mmap, on
   // every read that asks without (a verified read reads whole pages).
+  // Given `pin`, a verified run in one page comes from the cache of
+  // KeepPagesIn, if there is one, or is read and put there; `*pin` then
+  // holds the page while `*run` is in use.
   Status ReadRun(uint64_t first, uint64_t count, bool verify,
-                 std::string* buf, Slice* run) const;
+                 std::string* buf, Slice* run,
+                 CachedBlock* pin = nullptr) const;
   // Decodes the used slot at `p` (slot number `slot`, for errors).
   Status DecodeSlot(const char* p, uint64_t slot, Slice* key,
                     Slice* value) const;
@@ -318,6 +332,10 @@ class InlineTable {
   std::string directory_buf_;
   const char* crcs_ = nullptr;  // versions 2-4: the directory's page CRCs
   VerifiedBits verified_;  // a bit per page
+  // Without mmap, the block cache pages of slots go to (null: none), and
+  // this table's id there.
+  Cache* cache_ = nullptr;
+  uint64_t cache_id_ = 0;
   const Comparator* ucmp_ = nullptr;
   // The order array (LoadOrder) and the order made by SortSlots: each
   // published once, read without the lock.

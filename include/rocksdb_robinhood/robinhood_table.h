@@ -123,18 +123,18 @@ struct RobinHoodTableOptions {
 
   // A cache of verified, decompressed log blocks, for files whose blocks
   // are compressed (a column family with a codec), and of the raw log
-  // blocks and pages of files read without mmap (allow_mmap_reads=false):
-  // a lookup whose block is cached reads its entry there and reads and
-  // decompresses nothing, as BlockBasedTable's data blocks work. Lookups
-  // and user scans (ReadOptions::fill_cache) put the blocks they read
-  // there (scans of paged files read around it); compactions read around
-  // it. Give it the same cache as BlockBasedTableOptions::block_cache to
-  // hold both to one budget. Uncompressed files read with mmap never use
-  // it: their entries are read where they lie. In option strings, a
-  // capacity: block_cache=1G. Not written to OPTIONS files (as
-  // BlockBasedTable's). Empty: each lookup in a compressed block
-  // decompresses it, and each lookup without mmap reads its block or page
-  // (and checks its checksum).
+  // blocks, pages and pages of slots of files read without mmap
+  // (allow_mmap_reads=false): a lookup whose block is cached reads its
+  // entry there and reads and decompresses nothing, as BlockBasedTable's
+  // data blocks work. Lookups and user scans (ReadOptions::fill_cache) put
+  // the blocks they read there (scans of inline files read around it);
+  // compactions read around it. Give it the same cache as
+  // BlockBasedTableOptions::block_cache to hold both to one budget.
+  // Uncompressed files read with mmap never use it: their entries are read
+  // where they lie. In option strings, a capacity: block_cache=1G. Not
+  // written to OPTIONS files (as BlockBasedTable's). Empty: each lookup in
+  // a compressed block decompresses it, and each lookup without mmap reads
+  // its block or page (and checks its checksum).
   std::shared_ptr<Cache> block_cache;
 
   // The memory a builder may hold for one file, bytes. Past it, what a
