@@ -26,7 +26,8 @@ uint64_t InlineLayout::HashOf(const Slice& user_key) const {
 
 Status InlineLayout::Get(const ParsedInternalKey& target, uint64_t hash,
                          Hint hint, GetContext* get_context) const {
-  ScratchBuffer buf;  // `value` may lie in it, or in `pin`'s page
+  // Read in place with mmap; into the buffer, or the cache, without.
+  ScratchBuffer buf(!view_->mmap());
   CachedBlock pin;
   bool found = false;
   Slice value;

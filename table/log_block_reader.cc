@@ -20,10 +20,9 @@ constexpr size_t kEntryReadBytes = 512;
 constexpr uint64_t kMaxEntryReadBytes = 64 << 10;
 
 size_t EntryReadBytes(uint64_t entry_bytes) {
-  const uint64_t margin = std::min(entry_bytes, kMaxEntryReadBytes) / 4;
-  return static_cast<size_t>(std::max<uint64_t>(
-      kEntryReadBytes,
-      std::min(entry_bytes, kMaxEntryReadBytes) + margin));
+  const uint64_t mean = std::min(entry_bytes, kMaxEntryReadBytes);
+  return static_cast<size_t>(
+      std::max<uint64_t>(kEntryReadBytes, mean + mean / 4));
 }
 }  // namespace
 

@@ -232,7 +232,8 @@ Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
 
 Status PagedLayout::Get(const ParsedInternalKey& target, uint64_t hash,
                         Hint hint, GetContext* get_context) const {
-  ScratchBuffer buf;  // `value` may lie in it, or in `pin`'s page
+  // Read in place with mmap; into the buffer, or the cache, without.
+  ScratchBuffer buf(!view_->mmap());
   CachedBlock pin;
   Slice value;
   bool found = false;

@@ -15,10 +15,14 @@ namespace robinhood {
 
 class ScratchBuffer {
  public:
-  ScratchBuffer() { buf_.swap(Idle()); }
+  // `lend`: false where the lookup reads in place (a mapped file without
+  // compression), so it does not touch the thread's buffer at all.
+  explicit ScratchBuffer(bool lend = true) : lent_(lend) {
+    if (lent_) buf_.swap(Idle());
+  }
   ~ScratchBuffer() {
     // A buffer grown by a huge block is freed, not kept by the thread.
-    if (buf_.capacity() <= kKeepBytes) Idle().swap(buf_);
+    if (lent_ && buf_.capacity() <= kKeepBytes) Idle().swap(buf_);
   }
   ScratchBuffer(const ScratchBuffer&) = delete;
   ScratchBuffer& operator=(const ScratchBuffer&) = delete;
@@ -31,6 +35,7 @@ class ScratchBuffer {
     thread_local std::string idle;
     return idle;
   }
+  const bool lent_;
   std::string buf_;
 };
 
