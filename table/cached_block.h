@@ -6,18 +6,31 @@
 #include <cstdint>
 
 #include "rocksdb/slice.h"
+#include "rocksdb/status.h"
 #include "table/compat.h"  // Cache, whose header moved in 8.0
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
+// What a lookup may do with the block cache, from its ReadOptions.
+struct CacheUse {
+  // fill_cache: blocks it reads from the file are kept in the cache.
+  bool fill = true;
+  // read_tier kBlockCacheTier: it reads nothing from the file, so a block
+  // the cache lacks leaves it Incomplete (CachedBlock::NeedsRead), as
+  // BlockBasedTable's lookups are for a data block not in its cache.
+  bool no_io = false;
+};
+
 // A cached block pinned in the block cache while this lives (or until the
-// next lookup or insert into it).
+// next lookup or insert into it), for a lookup that uses the cache as `use`
+// says.
 class CachedBlock {
  public:
   CachedBlock() = default;
+  explicit CachedBlock(CacheUse use) : use_(use) {}
   CachedBlock(CachedBlock&& other) noexcept
-      : cache_(other.cache_), handle_(other.handle_) {
+      : use_(other.use_), cache_(other.cache_), handle_(other.handle_) {
     other.handle_ = nullptr;
   }
   CachedBlock(const CachedBlock&) = delete;
@@ -28,6 +41,28 @@ class CachedBlock {
     handle_ = nullptr;
   }
   bool holds() const { return handle_ != nullptr; }
+  const CacheUse& use() const { return use_; }
+
+  // What a lookup that may not read answers when it would have to.
+  static Status NeedsRead() {
+    return Status::Incomplete("RobinHoodTable: the entry needs a read");
+  }
+
+  // Makes `*contents` the `bytes` of block (`id`, `n`), from `cache` if it
+  // has them (pinned), else as `read(contents)` makes them (checking the
+  // block; from the file if `from_file`, else from memory: a mapping),
+  // then kept in the cache, pinned, if `use()` fills it. Without reading:
+  // NeedsRead() if the cache lacks them, the read is from the file and
+  // `use()` forbids that.
+  template <typename Read>
+  Status Fetch(Cache* cache, uint64_t id, uint64_t n, size_t bytes,
+               bool from_file, Read&& read, Slice* contents) {
+    if (Lookup(cache, id, n, bytes, contents)) return Status::OK();
+    if (use_.no_io && from_file) return NeedsRead();
+    Status s = read(contents);
+    if (s.ok() && use_.fill) Insert(cache, id, n, *contents, contents);
+    return s;
+  }
 
   // Makes `*contents` the `bytes` cached under (`id`, `n`) and pins them;
   // false if the cache lacks them.
@@ -44,6 +79,7 @@ class CachedBlock {
     cache_ = cache;
     handle_ = handle;
   }
+  CacheUse use_;
   Cache* cache_ = nullptr;
   Cache::Handle* handle_ = nullptr;
 };

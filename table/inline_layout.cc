@@ -25,10 +25,11 @@ uint64_t InlineLayout::HashOf(const Slice& user_key) const {
 }
 
 Status InlineLayout::Get(const ParsedInternalKey& target, uint64_t hash,
-                         Hint hint, GetContext* get_context) const {
+                         Hint hint, CacheUse use,
+                         GetContext* get_context) const {
   // Read in place with mmap; into the buffer, or the cache, without.
   ScratchBuffer buf(!view_->mmap());
-  CachedBlock pin;
+  CachedBlock pin(use);
   bool found = false;
   Slice value;
   Status s = table_.Find(target.user_key, hash, kVerifyReads, buf.get(),

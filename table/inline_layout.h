@@ -29,7 +29,7 @@ class InlineLayout : public Layout {
     return table_.PrefetchHome(user_key, hash);
   }
   Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
-             GetContext* get_context) const override;
+             CacheUse use, GetContext* get_context) const override;
   InternalIterator* NewIterator(Arena* arena, bool compaction,
                                 bool fill_cache,
                                 size_t readahead) const override;

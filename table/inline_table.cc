@@ -227,20 +227,24 @@ Status InlineTable::ReadRun(uint64_t first, uint64_t count, bool verify,
     }
     pages = Slice(slots + pages_at,
                   paging_.SlotOffset(first + count - 1) + width_ - pages_at);
-  } else if (!verify && !gather) {
-    return file_->ReadRange(slots_offset_ + paging_.SlotOffset(first),
-                            count * width_, buf, run);
   } else if (pin != nullptr && cache_ != nullptr && verify &&
              first_page == last_page) {
     const uint64_t page_bytes = paging_.PageBytes(first_page, geo_.slots);
-    if (!pin->Lookup(cache_, cache_id_, first_page, page_bytes, &pages)) {
-      Status s = file_->ReadRange(slots_offset_ + pages_at, page_bytes, buf,
-                                  &pages);
-      if (!s.ok()) return s;
-      s = VerifyPage(first_page, pages.data());
-      if (!s.ok()) return s;
-      pin->Insert(cache_, cache_id_, first_page, pages, &pages);
-    }
+    Status s = pin->Fetch(cache_, cache_id_, first_page, page_bytes,
+                          /*from_file=*/true, [&](Slice* read) {
+                            Status r = file_->ReadRange(
+                                slots_offset_ + pages_at, page_bytes, buf,
+                                read);
+                            return r.ok() ? VerifyPage(first_page, read->data())
+                                          : r;
+                          },
+                          &pages);
+    if (!s.ok()) return s;
+  } else if (pin != nullptr && pin->use().no_io) {
+    return CachedBlock::NeedsRead();
+  } else if (!verify && !gather) {
+    return file_->ReadRange(slots_offset_ + paging_.SlotOffset(first),
+                            count * width_, buf, run);
   } else {
     // Whole pages, each checked: what a verified read costs without mmap.
     const uint64_t end =

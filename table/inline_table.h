@@ -239,9 +239,10 @@ class InlineTable {
   // gathered into `*buf` (REQUIRES: `buf` unless count is 1). Checks the
   // pages they lie in as the log checks blocks: once per page with mmap, on
   // every read that asks without (a verified read reads whole pages).
-  // Given `pin`, a verified run in one page comes from the cache of
-  // KeepPagesIn, if there is one, or is read and put there; `*pin` then
-  // holds the page while `*run` is in use.
+  // Given `pin`, a verified run in one page comes through the cache of
+  // KeepPagesIn, if there is one, as the pin's use says
+  // (CachedBlock::Fetch); `*pin` then holds the page while `*run` is in
+  // use. A read the use forbids: NeedsRead.
   Status ReadRun(uint64_t first, uint64_t count, bool verify,
                  std::string* buf, Slice* run,
                  CachedBlock* pin = nullptr) const;

@@ -24,6 +24,7 @@
 #include "db/dbformat.h"
 #include "rocksdb/options.h"
 #include "rocksdb/status.h"
+#include "table/cached_block.h"
 #include "table/internal_iterator.h"
 #include "table/sparse_index.h"
 #include "table/table_meta.h"
@@ -77,8 +78,11 @@ class Layout {
                                  Hint /*hint*/) const {}
   // The entries of `target`'s user key visible at its sequence number,
   // newest first, into `get_context`; `hint` from this key's PrefetchHome.
+  // What is read without mmap goes through the block cache, if the table
+  // has one, as `use` says; CachedBlock::NeedsRead if it forbids a read
+  // the lookup needs.
   virtual Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
-                     GetContext* get_context) const = 0;
+                     CacheUse use, GetContext* get_context) const = 0;
   // An iterator over every entry in internal-key order; `compaction`: it
   // will read them all, in order, once (readahead `readahead` bytes);
   // `fill_cache`: ReadOptions::fill_cache, for a layout with a cache.

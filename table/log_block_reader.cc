@@ -135,16 +135,18 @@ void LogBlockReader::InsertCached(size_t b, const Slice& block,
 Status LogBlockReader::CachedContents(size_t b, bool verify, std::string* buf,
                                       CachedBlock* pin,
                                       Slice* contents) const {
-  if (LookupCached(b, pin, contents)) return Status::OK();
-  Status s = ReadBlock(b, verify, buf, contents);
-  if (s.ok()) InsertCached(b, *contents, pin, contents);
-  return s;
+  return pin->Fetch(cache_, cache_id_, b, blocks_->Get(b).logical_bytes,
+                    !file_->mmap(), [&](Slice* read) {
+                      return ReadBlock(b, verify, buf, read);
+                    },
+                    contents);
 }
 
 Status LogBlockReader::ReadBlockCached(size_t b, bool verify,
                                        std::string* buf, CachedBlock* pin,
                                        Slice* contents) const {
   if (Caches(b)) return CachedContents(b, verify, buf, pin, contents);
+  if (pin->use().no_io && !file_->mmap()) return CachedBlock::NeedsRead();
   return ReadBlock(b, verify, buf, contents);
 }
 
@@ -170,6 +172,8 @@ Status LogBlockReader::ReadEntry(uint64_t address, bool verify,
     if (!s.ok()) return s;
     view = Slice(contents.data() + in_block, contents.size() - in_block);
     out->block_contents = contents;
+  } else if (pin != nullptr && pin->use().no_io && !file_->mmap()) {
+    return CachedBlock::NeedsRead();
   } else if (file_->mmap() || loc.compressed() || verify) {
     // A compressed block decoded up to the entry, if its codec allows.
     const size_t prefix = static_cast<size_t>(in_block) + entry_read_bytes_;

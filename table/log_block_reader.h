@@ -70,8 +70,9 @@ class LogBlockReader {
   Status DecodeBlock(size_t b, const Slice& raw, bool verify,
                      std::string* buf, Slice* contents,
                      size_t prefix = SIZE_MAX) const;
-  // ReadBlock, whole, through the block cache where Caches(b): then `*pin`
-  // holds it.
+  // ReadBlock, whole, through the block cache where Caches(b), as `*pin`'s
+  // use says (CachedBlock::Fetch): then `*pin` holds it. NeedsRead if the
+  // use forbids the read the block takes.
   Status ReadBlockCached(size_t b, bool verify, std::string* buf,
                          CachedBlock* pin, Slice* contents) const;
   // Whether block `b` is best read through the cache: there is one, and
@@ -95,8 +96,9 @@ class LogBlockReader {
   // Reads the entry at `address` (an index slot's): without mmap, usually
   // one positioned read of the entry alone. REQUIRES: address < the log's
   // logical size (checked, as it comes from the file). Given `pin`, an
-  // entry in a compressed block comes from the block cache, if there is
-  // one, and `*pin` keeps it there while `*out` is in use.
+  // entry in a block that Caches comes through the block cache as the
+  // pin's use says (NeedsRead if it forbids the read), and `*pin` keeps it
+  // there while `*out` is in use.
   Status ReadEntry(uint64_t address, bool verify, std::string* buf,
                    EntryRef* out, CachedBlock* pin = nullptr) const;
 

@@ -80,9 +80,10 @@ Status LogLayout::FindNewest(const Slice& user_key, uint64_t hash, bool verify,
 }
 
 Status LogLayout::Get(const ParsedInternalKey& target, uint64_t hash,
-                      Hint /*hint*/, GetContext* get_context) const {
-  ScratchBuffer buf;  // `at` may lie in it until we return
-  CachedBlock pin;    // holds `at`'s block, if cached, until we return
+                      Hint /*hint*/, CacheUse use,
+                      GetContext* get_context) const {
+  ScratchBuffer buf;     // `at` may lie in it until we return
+  CachedBlock pin(use);  // holds `at`'s block, if cached, until we return
   bool found = false;
   EntryRef at;
   Status s = FindNewest(target.user_key, hash, kVerifyReads, buf.get(), &at,

@@ -33,7 +33,7 @@ class LogLayout : public Layout {
   void PrefetchAfterHome(const Slice& user_key, uint64_t hash,
                          Hint hint) const override;
   Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
-             GetContext* get_context) const override;
+             CacheUse use, GetContext* get_context) const override;
   InternalIterator* NewIterator(Arena* arena, bool compaction,
                                 bool fill_cache,
                                 size_t readahead) const override;

@@ -185,13 +185,18 @@ Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
                          std::string* buf, Slice* value, bool* found,
                          Hint hint, CachedBlock* pin) const {
   *found = false;
+  // A lookup that may not read finds only what memory holds: a mapped
+  // file, the index once loaded, pages in the cache.
+  const bool may_read =
+      pin == nullptr || !pin->use().no_io || view_->mmap();
   uint64_t page = 0;
   if (hint != kNoHint) {
     // PrefetchHome searched the index for this key (ReadPages checks the
     // page is in the file).
     page = HintPage(hint);
   } else {
-    const PageIndex* index = nullptr;
+    const PageIndex* index = index_.load(std::memory_order_acquire);
+    if (index == nullptr && !may_read) return CachedBlock::NeedsRead();
     Status s = Index(&index);
     if (!s.ok()) return s;
     uint32_t offset = kNoGuess;
@@ -206,13 +211,13 @@ Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
     }
   }
   Slice run;
-  Cache* const cache = pin != nullptr ? cache_ : nullptr;
-  if (cache == nullptr ||
-      !pin->Lookup(cache, cache_id_, page, page_bytes_, &run)) {
-    Status s = ReadPages(page, 1, buf, &run);
-    if (!s.ok()) return s;
-    if (cache != nullptr) pin->Insert(cache, cache_id_, page, run, &run);
-  }
+  auto read = [&](Slice* pages) { return ReadPages(page, 1, buf, pages); };
+  Status s = pin != nullptr && cache_ != nullptr
+                 ? pin->Fetch(cache_, cache_id_, page, page_bytes_,
+                              /*from_file=*/true, read, &run)
+                 : may_read ? read(&run)
+                            : CachedBlock::NeedsRead();
+  if (!s.ok()) return s;
   EntryPage p;
   if (!p.Parse(run.data(), page_bytes_)) return Damaged(page, "bad entry count");
   const uint8_t tag = EntryPageTag(hash);
@@ -231,10 +236,11 @@ Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
 }
 
 Status PagedLayout::Get(const ParsedInternalKey& target, uint64_t hash,
-                        Hint hint, GetContext* get_context) const {
+                        Hint hint, CacheUse use,
+                        GetContext* get_context) const {
   // Read in place with mmap; into the buffer, or the cache, without.
   ScratchBuffer buf(!view_->mmap());
-  CachedBlock pin;
+  CachedBlock pin(use);
   Slice value;
   bool found = false;
   Status s =

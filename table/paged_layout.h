@@ -49,7 +49,7 @@ class PagedLayout : public Layout {
   void PrefetchAfterHome(const Slice& user_key, uint64_t hash,
                          Hint hint) const override;
   Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
-             GetContext* get_context) const override;
+             CacheUse use, GetContext* get_context) const override;
   InternalIterator* NewIterator(Arena* arena, bool compaction,
                                 bool fill_cache,
                                 size_t readahead) const override;
@@ -61,8 +61,9 @@ class PagedLayout : public Layout {
   // The value of `user_key` (hash `hash`), if the file holds it: into
   // `*value`, pointing into the mapping, `*buf` or the block cache.
   // `hint`: PrefetchHome's for this key, or kNoHint. Given `pin`, a file
-  // read without mmap keeps its pages in the block cache, if there is one,
-  // and `*pin` holds the page while `*value` is in use.
+  // read without mmap reads its pages through the block cache, if there is
+  // one, as the pin's use says (CachedBlock::Fetch; NeedsRead where it
+  // forbids a read), and `*pin` holds the page while `*value` is in use.
   Status Find(const Slice& user_key, uint64_t hash, std::string* buf,
               Slice* value, bool* found, Hint hint = kNoHint,
               CachedBlock* pin = nullptr) const;

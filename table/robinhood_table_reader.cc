@@ -142,24 +142,31 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     if (!may) return Status::OK();
     layout_->PrefetchEntry(hint);
   }
-  if (MayNotRead(ro)) {
-    get_context->MarkKeyMayExist();
-    return NoBlockingRead();
+  const CacheUse use = UseOf(ro);
+  if (LookupMayNotRead(ro)) {
+    return Finish(CachedBlock::NeedsRead(), use, get_context);
   }
-  return layout_->Get(target, hash, hint, get_context);
+  return Finish(layout_->Get(target, hash, hint, use, get_context), use,
+                get_context);
 }
 
-bool RobinHoodTableReader::MayNotRead(const ReadOptions& ro) const {
-  // A read that must not block (kBlockCacheTier: KeyMayExist, a caller's
-  // non-blocking try) takes what is in memory: a mapped file is, as it is
-  // for PlainTable and CuckooTable; otherwise the filter only, whose no is
-  // an answer and whose maybe is Incomplete, as BlockBasedTable's is for a
-  // block not in its cache.
+// A read that must not block (kBlockCacheTier: KeyMayExist, a caller's
+// non-blocking try) takes what is in memory: a mapped file is, as it is for
+// PlainTable and CuckooTable; otherwise the filter, whose no is an answer,
+// and for lookups the block cache; what needs more is Incomplete, as
+// BlockBasedTable's lookups are for a block not in its cache.
+bool RobinHoodTableReader::ScanMayNotRead(const ReadOptions& ro) const {
   return ro.read_tier == kBlockCacheTier && !mmap();
 }
 
-Status RobinHoodTableReader::NoBlockingRead() {
-  return Status::Incomplete("RobinHoodTable: the entry needs a read");
+bool RobinHoodTableReader::LookupMayNotRead(const ReadOptions& ro) const {
+  return ScanMayNotRead(ro) && block_cache() == nullptr;
+}
+
+Status RobinHoodTableReader::Finish(const Status& s, CacheUse use,
+                                    GetContext* get_context) {
+  if (use.no_io && s.IsIncomplete()) get_context->MarkKeyMayExist();
+  return s;
 }
 
 void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
@@ -216,7 +223,8 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
     if (filtered && !may_match[j]) continue;
     layout_->PrefetchAfterHome(ExtractUserKey(it->ikey), hashes[j], hints[j]);
   }
-  const bool may_not_read = MayNotRead(ro);
+  const CacheUse use = UseOf(ro);
+  const bool may_not_read = LookupMayNotRead(ro);
   size_t i = 0;
   for (auto it = range->begin(); it != range->end(); ++it, ++i) {
     if (filtered && !may_match[i]) {
@@ -224,14 +232,15 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
       continue;
     }
     if (may_not_read) {
-      it->get_context->MarkKeyMayExist();
-      *it->s = NoBlockingRead();
+      *it->s = Finish(CachedBlock::NeedsRead(), use, it->get_context);
       continue;
     }
     ParsedInternalKey target;
     *it->s = ParseInternalKey(it->ikey, &target, /*log_err_key=*/false);
     if (it->s->ok()) {
-      *it->s = layout_->Get(target, hashes[i], hints[i], it->get_context);
+      *it->s = Finish(
+          layout_->Get(target, hashes[i], hints[i], use, it->get_context),
+          use, it->get_context);
     }
   }
 }
@@ -255,8 +264,8 @@ InternalIterator* RobinHoodTableReader::NewIterator(
     const ReadOptions& ro, const SliceTransform* /*prefix_extractor*/,
     Arena* arena, bool /*skip_filters*/, TableReaderCaller caller,
     size_t compaction_readahead_size, bool /*allow_unprepared_value*/) {
-  if (MayNotRead(ro)) {
-    return NewErrorInternalIterator<Slice>(NoBlockingRead(), arena);
+  if (ScanMayNotRead(ro)) {
+    return NewErrorInternalIterator<Slice>(CachedBlock::NeedsRead(), arena);
   }
   const bool compaction = caller == TableReaderCaller::kCompaction;
   size_t readahead = ro.readahead_size;

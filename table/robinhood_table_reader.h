@@ -91,9 +91,17 @@ class RobinHoodTableReader : public TableReader, private TableView {
     if (ioptions_.stats != nullptr) ioptions_.stats->recordTick(ticker, 1);
   }
   // Whether `ro` asks for no read that may block and the entries are not
-  // in memory (MayNotRead), and the status such a lookup ends with.
-  bool MayNotRead(const ReadOptions& ro) const;
-  static Status NoBlockingRead();
+  // in memory: for a scan, unless the file is mapped; for a lookup, unless
+  // it is mapped or has a block cache that may hold what it reads.
+  bool ScanMayNotRead(const ReadOptions& ro) const;
+  bool LookupMayNotRead(const ReadOptions& ro) const;
+  // How a lookup of `ro` uses the block cache.
+  static CacheUse UseOf(const ReadOptions& ro) {
+    return CacheUse{ro.fill_cache, ro.read_tier == kBlockCacheTier};
+  }
+  // Get's end of a lookup: one that needed a read it may not make leaves
+  // its key "may exist" (KeyMayExist's answer without a value).
+  static Status Finish(const Status& s, CacheUse use, GetContext* get_context);
   // What a hash filter takes for `user_key`, whose layout hash is `hash`.
   uint64_t FilterHash(const Slice& user_key, uint64_t hash) const {
     return layout_->HashIsKeyHash() ? hash : Hash(user_key);

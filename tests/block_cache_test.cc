@@ -192,6 +192,28 @@ TEST_P(BlockCacheTest, ADamagedBlockIsRefusedAndNeverCached) {
   EXPECT_LE(cache->GetUsage() + first.logical_bytes, intact->GetUsage());
 }
 
+TEST_P(BlockCacheTest, LookupsThatMayNotFillLeaveItAlone) {
+  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
+  BuildAndOpen(cache, GetParam());
+  ReadOptions no_fill;
+  no_fill.fill_cache = false;
+  ReadReport r;
+  checker_.Gets(table_.get(), no_fill, true, &r);
+  EXPECT_EQ(r.wrong + r.corruptions + r.incomplete, 0);
+  EXPECT_EQ(cache->GetUsage(), 0u);
+  EXPECT_GT(CompressedBlockReads(), 0u);
+
+  // What is there, they use.
+  checker_.Gets(table_.get(), true, &r);
+  const size_t usage = cache->GetUsage();
+  EXPECT_GE(usage, CompressedBytes());
+  reads_.clear();
+  checker_.Gets(table_.get(), no_fill, true, &r);
+  EXPECT_EQ(r.wrong + r.corruptions + r.incomplete, 0);
+  EXPECT_EQ(CompressedBlockReads(), 0u);
+  EXPECT_EQ(cache->GetUsage(), usage);
+}
+
 INSTANTIATE_TEST_SUITE_P(Codecs, BlockCacheTest, testing::ValuesIn(Codecs()),
                          [](const testing::TestParamInfo<CompressionType>& i) {
                            return CodecName(i.param);
@@ -291,6 +313,42 @@ TEST_P(RawBlockCacheTest, ScansFillItUnlessTheyMayNot) {
   checker.Gets(table_.get(), true, &r);
   EXPECT_EQ(r.wrong + r.corruptions, 0);
   EXPECT_EQ(DataReads(), 0u) << "a lookup read a block the scan cached";
+}
+
+// Lookups that may not read (read_tier kBlockCacheTier) answer from the
+// cache what it holds and are Incomplete for the rest, reading nothing;
+// lookups that may not fill it (fill_cache=false) read around it.
+TEST_P(RawBlockCacheTest, LookupsThatMayNotReadAnswerFromIt) {
+  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
+  BuildAndOpen(cache, /*mmap=*/false);
+  Checker checker(model_, file_.path());
+  ReadOptions cache_only;
+  cache_only.read_tier = kBlockCacheTier;
+  ReadReport cold;
+  reads_.clear();
+  checker.Gets(table_.get(), cache_only, true, &cold);
+  EXPECT_EQ(cold.wrong + cold.corruptions, 0);
+  EXPECT_GT(cold.incomplete, 0);
+  EXPECT_EQ(reads_.size(), 0u) << "a lookup that may not read read";
+  EXPECT_EQ(cache->GetUsage(), 0u);
+
+  ReadOptions no_fill;
+  no_fill.fill_cache = false;
+  ReadReport r;
+  checker.Gets(table_.get(), no_fill, true, &r);
+  EXPECT_EQ(r.wrong + r.corruptions + r.incomplete, 0);
+  EXPECT_GT(DataReads(), 0u);
+  EXPECT_EQ(cache->GetUsage(), 0u) << "a lookup that may not fill filled";
+
+  checker.Gets(table_.get(), true, &r);
+  EXPECT_GT(cache->GetUsage(), 0u);
+  reads_.clear();
+  ReadReport warm;
+  checker.Gets(table_.get(), cache_only, true, &warm);
+  EXPECT_EQ(warm.wrong + warm.corruptions, 0);
+  EXPECT_EQ(warm.incomplete, 0) << "a cached block was not used";
+  EXPECT_EQ(reads_.size(), 0u);
+  EXPECT_EQ(cache->GetPinnedUsage(), 0u);
 }
 
 TEST_P(RawBlockCacheTest, ADamagedBlockIsRefusedAndNeverCached) {

@@ -531,8 +531,9 @@ TEST_P(RobinHoodDBTest, RandomOpsWithAutoCompaction) {
 
 // Reads that must not block (read_tier kBlockCacheTier: KeyMayExist, a
 // caller's non-blocking try) answer from memory: a mapped file's entries
-// are; otherwise the filter's "absent" is an answer and anything else is
-// Incomplete, never a read and never a wrong answer.
+// are; otherwise (these tables have no block cache) the filter's "absent"
+// is an answer and anything else is Incomplete, never a read and never a
+// wrong answer.
 TEST_P(RobinHoodDBTest, ReadsThatMustNotBlock) {
   const int n = 2000;
   for (int i = 0; i < n; i++) Put(Key(i * 2), Value(i * 2, 0));
@@ -728,15 +729,14 @@ class MultiGetPrepareTest
       if (!isalnum(static_cast<unsigned char>(c))) c = '_';
     }
     dbname_ = test_util::TempPath("multiget_prepare", name);
-    RobinHoodTableOptions rh;
     // Values past a slot keep files out of the inline layout; without
     // pages, in the log.
-    rh.inline_slot_limit = inline_layout() ? 64 : 0;
-    rh.page_layout = !log_layout();
+    rh_.inline_slot_limit = inline_layout() ? 64 : 0;
+    rh_.page_layout = !log_layout();
     // These values compress: a compressing column family keeps them in the
     // log, so pages need none.
     if (!log_layout()) options_.compression = kNoCompression;
-    options_.table_factory.reset(NewRobinHoodTableFactory(rh));
+    options_.table_factory.reset(NewRobinHoodTableFactory(rh_));
     options_.create_if_missing = true;
     options_.disable_auto_compactions = true;
     options_.allow_mmap_reads = mmap();
@@ -806,9 +806,9 @@ class MultiGetPrepareTest
   // over the probes in batches of 50 (db_bench's), 33 (past RocksDB's
   // internal batch of 32), 1, and all at once, each with a key repeated;
   // sorted ones are passed as sorted.
-  void VerifyAll(const Model& model, const std::string& label) {
+  void VerifyAll(const Model& model, const std::string& label,
+                 ReadOptions ro = ReadOptions()) {
     SCOPED_TRACE(label);
-    ReadOptions ro;
     ro.verify_checksums = true;
     const std::vector<std::string> probes = Probes();
     std::map<std::string, std::pair<Status, std::string>> want;
@@ -919,38 +919,95 @@ class MultiGetPrepareTest
                                << " batch of " << n;
   }
 
+  // Three files with disjoint key ranges, ingested into an empty DB: all in
+  // the last level. Every third key is never written; in the log layout
+  // every fifth written key is a tombstone (files of compacted puts only
+  // are inline or paged).
+  void IngestThree(Model* out) {
+    Model& model = *out;
+    std::vector<std::string> files;
+    for (int f = 0; f < 3; f++) {
+      const std::string file = dbname_ + "_ingest" + std::to_string(f) + ".sst";
+      SstFileWriter writer(EnvOptions(), options_);
+      ASSERT_OK(writer.Open(file));
+      for (int i = f * 300; i < f * 300 + 300; i++) {
+        if (i % 3 == 2) continue;
+        if (log_layout() && i % 5 == 0) {
+          ASSERT_OK(writer.Delete(Key(i)));
+        } else {
+          ASSERT_OK(writer.Put(Key(i), ValueOf(i, 0)));
+          model[Key(i)] = ValueOf(i, 0);
+        }
+      }
+      ASSERT_OK(writer.Finish());
+      files.push_back(file);
+    }
+    ASSERT_OK(test_util::OpenDB(options_, dbname_, &db_));
+    ASSERT_OK(db_->IngestExternalFile(files, IngestExternalFileOptions()));
+    for (const auto& f : files) Env::Default()->DeleteFile(f);
+    ASSERT_NO_FATAL_FAILURE(ExpectLayout(layout()));
+  }
+
+  RobinHoodTableOptions rh_;
   std::string dbname_;
   Options options_;
   std::unique_ptr<DB> db_;
 };
 
-TEST_P(MultiGetPrepareTest, EveryMultiGetAnswersAsGet) {
-  // Three files with disjoint key ranges, ingested into an empty DB: all in
-  // the last level. Every third key is never written; in the log layout
-  // every fifth written key is a tombstone (files of compacted puts only
-  // are inline or paged).
+// With a block cache and without mmap, reads that must not block
+// (kBlockCacheTier) answer from what the cache holds, through Get and every
+// MultiGet, and are Incomplete (KeyMayExist: maybe) for what it lacks;
+// reads with fill_cache=false answer without filling it. Mapped files
+// answer from the mapping, as without a cache.
+TEST_P(MultiGetPrepareTest, ReadsThatMustNotBlockAnswerFromTheBlockCache) {
   Model model;
-  std::vector<std::string> files;
-  for (int f = 0; f < 3; f++) {
-    const std::string file = dbname_ + "_ingest" + std::to_string(f) + ".sst";
-    SstFileWriter writer(EnvOptions(), options_);
-    ASSERT_OK(writer.Open(file));
-    for (int i = f * 300; i < f * 300 + 300; i++) {
-      if (i % 3 == 2) continue;
-      if (log_layout() && i % 5 == 0) {
-        ASSERT_OK(writer.Delete(Key(i)));
-      } else {
-        ASSERT_OK(writer.Put(Key(i), ValueOf(i, 0)));
-        model[Key(i)] = ValueOf(i, 0);
-      }
-    }
-    ASSERT_OK(writer.Finish());
-    files.push_back(file);
-  }
+  ASSERT_NO_FATAL_FAILURE(IngestThree(&model));
+  // Readers of a new DB, with a cache that holds nothing yet.
+  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
+  rh_.block_cache = cache;
+  options_.table_factory.reset(NewRobinHoodTableFactory(rh_));
+  db_.reset();
   ASSERT_OK(test_util::OpenDB(options_, dbname_, &db_));
-  ASSERT_OK(db_->IngestExternalFile(files, IngestExternalFileOptions()));
-  for (const auto& f : files) Env::Default()->DeleteFile(f);
-  ASSERT_NO_FATAL_FAILURE(ExpectLayout(layout()));
+  ReadOptions cache_only;
+  cache_only.read_tier = kBlockCacheTier;
+  for (const auto& kv : model) {
+    std::string v;
+    Status s = db_->Get(cache_only, kv.first, &v);
+    if (mmap()) {
+      ASSERT_OK(s);
+      ASSERT_EQ(v, kv.second);
+      continue;
+    }
+    ASSERT_TRUE(s.IsIncomplete()) << P(kv.first) << ": " << s.ToString();
+    bool value_found = true;
+    ASSERT_TRUE(db_->KeyMayExist(cache_only, db_->DefaultColumnFamily(),
+                                 kv.first, &v, &value_found));
+    ASSERT_FALSE(value_found);
+  }
+  // (Mapped compressed blocks are memory: decompressed, they fill it.)
+  const size_t usage = cache->GetUsage();
+  if (!mmap()) EXPECT_EQ(usage, 0u);
+
+  ReadOptions no_fill;
+  no_fill.fill_cache = false;
+  ASSERT_NO_FATAL_FAILURE(VerifyAll(model, "fill_cache=false", no_fill));
+  EXPECT_EQ(cache->GetUsage(), usage) << "a read that may not fill filled";
+  ASSERT_NO_FATAL_FAILURE(VerifyAll(model, "filling the cache"));
+  // What lookups read without mmap.
+  if (!mmap()) EXPECT_GT(cache->GetUsage(), 0u);
+  ASSERT_NO_FATAL_FAILURE(VerifyAll(model, "kBlockCacheTier", cache_only));
+
+  // The compacted DB's readers are new: the same again.
+  ASSERT_OK(OpenReadOnly());
+  ASSERT_NO_FATAL_FAILURE(ExpectCompactedDB());
+  ASSERT_NO_FATAL_FAILURE(VerifyAll(model, "compacted DB, filling"));
+  ASSERT_NO_FATAL_FAILURE(
+      VerifyAll(model, "compacted DB, kBlockCacheTier", cache_only));
+}
+
+TEST_P(MultiGetPrepareTest, EveryMultiGetAnswersAsGet) {
+  Model model;
+  ASSERT_NO_FATAL_FAILURE(IngestThree(&model));
   ASSERT_NO_FATAL_FAILURE(VerifyAll(model, "read-write, ingested"));
 
   ASSERT_OK(OpenReadOnly());
