@@ -1,8 +1,9 @@
 // DB-level tests of RocksDB's APIs beyond reads, writes and iterators, over
 // RobinHoodTable's files, through the public API only: merge operands read
 // back from files, a checkpoint opened as a DB, a column family exported
-// and imported, and whole-file checksums. Each over mmap reads on and off
-// and the three table configurations of the harness, against its model.
+// and imported, whole-file checksums, and wide-column entities. Each over
+// mmap reads on and off and the three table configurations of the
+// harness, against its model.
 #include <gtest/gtest.h>
 
 #include "rocksdb/file_checksum.h"
@@ -182,6 +183,77 @@ TEST_P(RobinHoodDBApiTest, FileChecksumsVerify) {
   ExpectOurTables();
   ASSERT_NO_FATAL_FAILURE(VerifyFileChecksums());
   VERIFY("after the checksums");
+}
+
+// Wide-column entities (PutEntity) read back from files whole: GetEntity
+// gives their columns, Get and iterators their default column's value, as
+// RocksDB defines, before and after a full compaction, among plain puts.
+TEST_P(RobinHoodDBApiTest, WideColumnEntitiesComeBackFromFiles) {
+  auto entity_key = [](int i) { return "e" + Key(i); };
+  // Owned columns: WideColumns only points at its names and values.
+  using Owned = std::vector<std::pair<std::string, std::string>>;
+  auto owned_of = [](int i) {
+    Owned c;
+    // Every other entity without a default column; names sorted, as
+    // PutEntity wants them.
+    if (i % 2 == 0) c.emplace_back("", "d" + std::to_string(i));
+    c.emplace_back("a", "x" + std::to_string(i));
+    c.emplace_back("b", std::string(static_cast<size_t>(i % 50), 'y'));
+    return c;
+  };
+  auto view = [](const Owned& o) {
+    WideColumns c;
+    for (const auto& nv : o) c.emplace_back(nv.first, nv.second);
+    return c;
+  };
+  for (int i = 0; i < 300; i++) {
+    Put(Key(i), Value(i, 0));
+    const std::string k = entity_key(i);
+    const Owned o = owned_of(i);
+    ASSERT_OK(db_->PutEntity(WriteOptions(), db_->DefaultColumnFamily(), k,
+                             view(o)));
+    model_[k] = i % 2 == 0 ? "d" + std::to_string(i) : "";
+    keys_.insert(k);
+  }
+  Flush();
+  ExpectOurTables();
+  auto check = [&](const char* when) {
+    SCOPED_TRACE(when);
+    for (int i = 0; i < 300; i++) {
+      const std::string k = entity_key(i);
+      PinnableWideColumns got;
+      ASSERT_OK(db_->GetEntity(ReadOptions(), db_->DefaultColumnFamily(), k,
+                               &got));
+      const Owned o = owned_of(i);
+      ASSERT_EQ(got.columns(), view(o)) << P(k);
+      std::string v;
+      ASSERT_OK(db_->Get(ReadOptions(), k, &v));
+      EXPECT_EQ(v, model_[k]) << P(k);
+      // A plain value reads as one default column.
+      PinnableWideColumns plain;
+      ASSERT_OK(db_->GetEntity(ReadOptions(), db_->DefaultColumnFamily(),
+                               Key(i), &plain));
+      ASSERT_EQ(plain.columns().size(), 1u);
+      EXPECT_EQ(plain.columns()[0].value(), Value(i, 0));
+    }
+    std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+    int entities = 0;
+    for (it->Seek("e"); it->Valid() && it->key().starts_with("e");
+         it->Next()) {
+      const int i = entities++;
+      ASSERT_EQ(it->key().ToString(), entity_key(i));
+      const Owned o = owned_of(i);
+      EXPECT_EQ(it->columns(), view(o));
+      EXPECT_EQ(it->value().ToString(), model_[entity_key(i)]);
+    }
+    ASSERT_OK(it->status());
+    EXPECT_EQ(entities, 300);
+  };
+  ASSERT_NO_FATAL_FAILURE(check("flushed"));
+  Compact();
+  ExpectOurTables();
+  ASSERT_NO_FATAL_FAILURE(check("compacted"));
+  VERIFY("after the entities");
 }
 
 INSTANTIATE_TEST_SUITE_P(MmapAndConfigs, RobinHoodDBApiTest,
