@@ -1,7 +1,8 @@
 // DB-level tests of RocksDB's APIs beyond reads, writes and iterators, over
 // RobinHoodTable's files, through the public API only: merge operands read
 // back from files, a checkpoint opened as a DB, a column family exported
-// and imported, whole-file checksums, and wide-column entities. Each over
+// and imported, whole-file checksums, a row cache, and wide-column
+// entities. Each over
 // mmap reads on and off and the three table configurations of the
 // harness, against its model.
 #include <gtest/gtest.h>
@@ -183,6 +184,36 @@ TEST_P(RobinHoodDBApiTest, FileChecksumsVerify) {
   ExpectOurTables();
   ASSERT_NO_FATAL_FAILURE(VerifyFileChecksums());
   VERIFY("after the checksums");
+}
+
+// A row cache (Options::row_cache) over our files: RocksDB keeps what each
+// file's Get handed its context and replays it; the second read of a key
+// comes from there and answers as the first, merges and deletes included.
+TEST_P(RobinHoodDBApiTest, RowCacheAnswersAsTheFiles) {
+  Close();
+  options_.row_cache = NewLRUCache(8 << 20);
+  options_.statistics = CreateDBStatistics();
+  ASSERT_OK(Open());
+  WriteAcrossFiles();
+  Flush();
+  for (int pass = 0; pass < 2; pass++) {
+    SCOPED_TRACE(pass);
+    for (int i = 0; i < 800; i++) {
+      std::string v;
+      Status s = db_->Get(ReadOptions(), Key(i), &v);
+      auto m = model_.find(Key(i));
+      if (m == model_.end()) {
+        ASSERT_TRUE(s.IsNotFound()) << Key(i) << ": " << s.ToString();
+      } else {
+        ASSERT_OK(s);
+        ASSERT_EQ(v, m->second) << Key(i);
+      }
+    }
+  }
+  EXPECT_GT(options_.statistics->getTickerCount(ROW_CACHE_HIT), 800u);
+  Compact();
+  ExpectOurTables();
+  VERIFY("row cache, after a compaction");
 }
 
 // Wide-column entities (PutEntity) read back from files whole: GetEntity
