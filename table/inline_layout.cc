@@ -39,7 +39,7 @@ Status InlineLayout::Get(const ParsedInternalKey& target, uint64_t hash,
 }
 
 InternalIterator* InlineLayout::NewIterator(Arena* arena, bool compaction,
-                                            bool /*fill_cache*/,
+                                            CacheUse /*use*/,
                                             size_t /*readahead*/) const {
   // Compaction reads every slot: all of them at the first positioning.
   return NewIteratorIn<InlineTableIterator>(arena, view_, this, compaction);

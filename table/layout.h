@@ -84,11 +84,16 @@ class Layout {
   virtual Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
                      CacheUse use, GetContext* get_context) const = 0;
   // An iterator over every entry in internal-key order; `compaction`: it
-  // will read them all, in order, once (readahead `readahead` bytes);
-  // `fill_cache`: ReadOptions::fill_cache, for a layout with a cache.
+  // will read them all, in order, once (readahead `readahead` bytes), and
+  // around the cache; otherwise it reads through the block cache, if the
+  // layout keeps one, as `use` says (a read it forbids: the iterator's
+  // status is CachedBlock::NeedsRead).
   virtual InternalIterator* NewIterator(Arena* arena, bool compaction,
-                                        bool fill_cache,
+                                        CacheUse use,
                                         size_t readahead) const = 0;
+  // Whether a scan without mmap may find what it reads in the block cache
+  // (so one that may not read can still answer).
+  virtual bool ScansThroughCache() const { return false; }
   // Where in the file the entries at and after `internal_key` begin,
   // roughly; the data's end for a key past them all.
   virtual uint64_t OffsetOf(const Slice& internal_key) const = 0;
@@ -103,6 +108,9 @@ class Layout {
   // checked on the first call, not at open (they grow with the entries,
   // and point lookups never need them); an error is returned to each
   // call until a read succeeds.
+  bool SamplesLoaded() const {
+    return samples_.load(std::memory_order_acquire) != nullptr;
+  }
   Status Samples(const SparseIndex** samples) const {
     *samples = samples_.load(std::memory_order_acquire);
     return *samples != nullptr ? Status::OK() : LoadSamples(samples);

@@ -19,6 +19,7 @@
 #include "db/dbformat.h"
 #include "db/pinned_iterators_manager.h"
 #include "memory/arena.h"
+#include "table/cached_block.h"
 #include "table/internal_iterator.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -66,6 +67,16 @@ class LayoutIterator : public InternalIterator {
   void Invalidate(const Status& s) {
     valid_ = false;
     if (!s.ok() && status_.ok()) status_ = s;
+  }
+  // Hands the cached block `*pin` holds to the pinning manager if values
+  // must outlive the position, else lets it go.
+  void PinOrRelease(CachedBlock* pin) {
+    if (IsValuePinned() && pin->holds()) {
+      pinned_iters_mgr_->PinPtr(new CachedBlock(std::move(*pin)), [](void* p) {
+        delete static_cast<CachedBlock*>(p);
+      });
+    }
+    pin->Reset();
   }
   // Hands `*buf` to the pinning manager if values must outlive the
   // position, and starts a new one.

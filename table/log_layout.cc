@@ -137,11 +137,15 @@ Status LogLayout::Get(const ParsedInternalKey& target, uint64_t hash,
 }
 
 InternalIterator* LogLayout::NewIterator(Arena* arena, bool compaction,
-                                         bool fill_cache,
+                                         CacheUse use,
                                          size_t readahead) const {
   // As BlockBasedTable's: compactions read around the cache.
-  return NewIteratorIn<RobinHoodTableIterator>(
-      arena, view_, this, readahead, fill_cache && !compaction);
+  return NewIteratorIn<RobinHoodTableIterator>(arena, view_, this, readahead,
+                                               !compaction, use);
+}
+
+bool LogLayout::ScansThroughCache() const {
+  return view_->block_cache() != nullptr;
 }
 
 uint64_t LogLayout::FileOffsetOf(uint64_t address) const {

@@ -34,8 +34,9 @@ class LogLayout : public Layout {
                          Hint hint) const override;
   Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
              CacheUse use, GetContext* get_context) const override;
+  bool ScansThroughCache() const override;
   InternalIterator* NewIterator(Arena* arena, bool compaction,
-                                bool fill_cache,
+                                CacheUse use,
                                 size_t readahead) const override;
   uint64_t OffsetOf(const Slice& internal_key) const override;
   Status VerifyEntries(std::string* buf) const override;

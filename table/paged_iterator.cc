@@ -20,33 +20,44 @@ uint64_t RunPages(bool mmap, bool compaction, size_t readahead,
 }  // namespace
 
 PagedIterator::PagedIterator(const PagedLayout* layout, bool compaction,
-                             size_t readahead, bool fill_cache)
+                             size_t readahead, CacheUse use)
     : layout_(layout),
       view_(layout->view()),
       run_pages_(RunPages(view_->mmap(), compaction, readahead,
                           layout->page_bytes())),
       packed_(PackSequenceAndType(view_->Surfaced(0), kTypeValue)),
-      fill_cache_(fill_cache),
+      through_cache_(!compaction),
+      use_(use),
       buf_(new std::string) {}
 
 bool PagedIterator::LoadPage(uint64_t page, bool forward) {
   valid_ = false;
   if (page < run_first_ || page >= run_first_ + run_count_) {
-    // A value handed out must outlive the buffer when pinning asks.
+    // A value handed out must outlive the buffer (or the cached page)
+    // when pinning asks.
     PinOrKeep(&buf_);
-    const uint64_t pages = layout_->pages();
-    const uint64_t count = std::min(run_pages_, forward ? pages - page
-                                                        : page + 1);
-    const uint64_t first = forward ? page : page + 1 - count;
-    Status s = layout_->ReadPages(first, count, buf_.get(), &run_);
-    if (!s.ok()) {
-      run_count_ = 0;
-      Invalidate(s);
+    PinOrRelease(&pin_);
+    run_count_ = 0;
+    if (through_cache_ && layout_->LookupPage(page, &pin_, &run_)) {
+      run_first_ = page;
+      run_count_ = 1;
+    } else if (use_.no_io && !view_->mmap()) {
+      Invalidate(CachedBlock::NeedsRead());
       return false;
+    } else {
+      const uint64_t pages = layout_->pages();
+      const uint64_t count =
+          std::min(run_pages_, forward ? pages - page : page + 1);
+      const uint64_t first = forward ? page : page + 1 - count;
+      Status s = layout_->ReadPages(first, count, buf_.get(), &run_);
+      if (!s.ok()) {
+        Invalidate(s);
+        return false;
+      }
+      run_first_ = first;
+      run_count_ = count;
+      if (through_cache_ && use_.fill) layout_->KeepPages(first, count, run_);
     }
-    run_first_ = first;
-    run_count_ = count;
-    if (fill_cache_) layout_->KeepPages(first, count, run_);
   }
   page_no_ = page;
   const uint32_t page_bytes = layout_->page_bytes();
@@ -84,6 +95,9 @@ void PagedIterator::SeekToLast() {
 
 void PagedIterator::Seek(const Slice& target) {
   StartPositioning();
+  if (use_.no_io && !view_->mmap() && !layout_->IndexLoaded()) {
+    return Invalidate(CachedBlock::NeedsRead());
+  }
   const PageIndex* index = nullptr;
   Status s = layout_->Index(&index);
   if (!s.ok()) return Invalidate(s);

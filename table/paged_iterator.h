@@ -7,9 +7,11 @@
 // holds the run of pages it last read (one page, or `readahead` bytes of
 // them; for compaction, which reads every entry once in order, 2 MiB);
 // with pinning enabled, a run it leaves goes to the pinning manager. A
-// scan that may fill the block cache (ReadOptions::fill_cache, not a
-// compaction) leaves the pages it reads there for lookups (PagedLayout::
-// KeepPages), as a scan of BlockBasedTable leaves its blocks.
+// scan (not a compaction) takes a page the block cache holds from there,
+// and one that may fill it (ReadOptions::fill_cache) leaves the pages it
+// reads there for lookups (PagedLayout::KeepPages), as a scan of
+// BlockBasedTable does with its blocks; one that may not read
+// (kBlockCacheTier) stops at a page the cache lacks, NeedsRead.
 #pragma once
 
 #include <memory>
@@ -28,7 +30,7 @@ class TableView;
 class PagedIterator : public LayoutIterator {
  public:
   PagedIterator(const PagedLayout* layout, bool compaction, size_t readahead,
-                bool fill_cache);
+                CacheUse use);
 
   void SeekToFirst() override;
   void SeekToLast() override;
@@ -50,8 +52,10 @@ class PagedIterator : public LayoutIterator {
   const TableView* const view_;
   const uint64_t run_pages_;  // pages a read takes without mmap
   const uint64_t packed_;     // sequence and type every entry surfaces with
-  const bool fill_cache_;
+  const bool through_cache_;  // not a compaction
+  const CacheUse use_;
   std::unique_ptr<std::string> buf_;
+  CachedBlock pin_;  // holds run_, a page from the cache, if it is one
   Slice run_;
   uint64_t run_first_ = 0;
   uint64_t run_count_ = 0;

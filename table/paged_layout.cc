@@ -195,8 +195,8 @@ Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
     // page is in the file).
     page = HintPage(hint);
   } else {
-    const PageIndex* index = index_.load(std::memory_order_acquire);
-    if (index == nullptr && !may_read) return CachedBlock::NeedsRead();
+    if (!may_read && !IndexLoaded()) return CachedBlock::NeedsRead();
+    const PageIndex* index = nullptr;
     Status s = Index(&index);
     if (!s.ok()) return s;
     uint32_t offset = kNoGuess;
@@ -250,11 +250,15 @@ Status PagedLayout::Get(const ParsedInternalKey& target, uint64_t hash,
 }
 
 InternalIterator* PagedLayout::NewIterator(Arena* arena, bool compaction,
-                                           bool fill_cache,
+                                           CacheUse use,
                                            size_t readahead) const {
-  // As BlockBasedTable's: compactions read around the cache.
-  return NewIteratorIn<PagedIterator>(arena, this, compaction, readahead,
-                                      fill_cache && !compaction);
+  return NewIteratorIn<PagedIterator>(arena, this, compaction, readahead, use);
+}
+
+bool PagedLayout::LookupPage(uint64_t page, CachedBlock* pin,
+                             Slice* contents) const {
+  return cache_ != nullptr &&
+         pin->Lookup(cache_, cache_id_, page, page_bytes_, contents);
 }
 
 uint64_t PagedLayout::OffsetOf(const Slice& key) const {

@@ -50,8 +50,9 @@ class PagedLayout : public Layout {
                          Hint hint) const override;
   Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
              CacheUse use, GetContext* get_context) const override;
+  bool ScansThroughCache() const override { return cache_ != nullptr; }
   InternalIterator* NewIterator(Arena* arena, bool compaction,
-                                bool fill_cache,
+                                CacheUse use,
                                 size_t readahead) const override;
   uint64_t OffsetOf(const Slice& internal_key) const override;
   Status VerifyEntries(std::string* buf) const override;
@@ -74,6 +75,9 @@ class PagedLayout : public Layout {
     *index = index_.load(std::memory_order_acquire);
     return *index != nullptr ? Status::OK() : LoadIndex(index);
   }
+  bool IndexLoaded() const {
+    return index_.load(std::memory_order_acquire) != nullptr;
+  }
   // Pages [first, first + count) in `*run`: in place with mmap, else read
   // into `*buf`; each one's checksum checked (with mmap, once).
   Status ReadPages(uint64_t first, uint64_t count, std::string* buf,
@@ -82,6 +86,9 @@ class PagedLayout : public Layout {
   // gave them) in the block cache lookups keep pages in, if there is one,
   // unless it holds them: a scan that may fill the cache warms lookups.
   void KeepPages(uint64_t first, uint64_t count, const Slice& run) const;
+  // Makes `*contents` page `page` from the block cache lookups keep pages
+  // in, pinned by `*pin`; false if there is none or it lacks the page.
+  bool LookupPage(uint64_t page, CachedBlock* pin, Slice* contents) const;
   Status Damaged(uint64_t page, const std::string& what) const;
   const TableView* view() const { return view_; }
 

@@ -21,13 +21,15 @@ constexpr int kLoadsBeforeReadahead = 2;
 RobinHoodTableIterator::RobinHoodTableIterator(const TableView* table,
                                                const LogLayout* log,
                                                size_t readahead,
-                                               bool use_cache)
+                                               bool through_cache,
+                                               CacheUse use)
     : table_(table),
       log_(log),
       verify_(kVerifyReads),
       block_(kNoBlock),
       buf_(new std::string),
-      use_cache_(use_cache),
+      through_cache_(through_cache),
+      use_(use),
       readahead_buf_(new std::string),
       readahead_bytes_(readahead > 0 ? readahead : kAutoReadahead),
       eager_readahead_(readahead > 0),
@@ -72,16 +74,14 @@ bool RobinHoodTableIterator::LoadBlock(size_t b) {
   block_ = kNoBlock;
   offsets_.clear();
   PinOrKeep(&buf_);
-  if (IsValuePinned() && pin_.holds()) {
-    // Values in the cached block must outlive the position too.
-    pinned_iters_mgr_->PinPtr(new CachedBlock(std::move(pin_)), [](void* p) {
-      delete static_cast<CachedBlock*>(p);
-    });
-  }
+  PinOrRelease(&pin_);  // values in a cached block must outlive it too
   const LogBlockReader& log = log_->log();
-  const bool cached = use_cache_ && log.Caches(b);
-  if (!cached) pin_.Reset();
+  const bool cached = through_cache_ && log.Caches(b);
   if (!cached || !log.LookupCached(b, &pin_, &contents_)) {
+    if (use_.no_io && !table_->mmap()) {
+      Invalidate(CachedBlock::NeedsRead());
+      return false;
+    }
     Slice raw;
     Status s = !table_->mmap() && ReadAhead(b, &raw)
                    ? log.DecodeBlock(b, raw, verify_, buf_.get(), &contents_)
@@ -90,7 +90,7 @@ bool RobinHoodTableIterator::LoadBlock(size_t b) {
       Invalidate(s);
       return false;
     }
-    if (cached) log.InsertCached(b, contents_, &pin_, &contents_);
+    if (cached && use_.fill) log.InsertCached(b, contents_, &pin_, &contents_);
   }
   const char* p = contents_.data();
   const char* limit = p + contents_.size();
@@ -140,6 +140,10 @@ void RobinHoodTableIterator::Seek(const Slice& target) {
   StartPositioning();
   if (log_->blocks().num_blocks() == 0) {
     Invalidate(Status::OK());
+    return;
+  }
+  if (use_.no_io && !table_->mmap() && !log_->SamplesLoaded()) {
+    Invalidate(CachedBlock::NeedsRead());
     return;
   }
   const SparseIndex* samples = nullptr;

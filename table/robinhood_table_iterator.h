@@ -1,9 +1,10 @@
 // Ordered iteration over the log of a RobinHoodTable file. The log is a
 // sorted run, so the iterator walks it block by block; Seek starts from
 // the sparse index (sparse_index.h). A loaded block keeps the offsets of
-// its entries, so Prev costs what Next does. With `use_cache`, compressed
-// blocks come from the table's block cache and go there once decoded, as
-// lookups' do (log_block_reader.h).
+// its entries, so Prev costs what Next does. `through_cache`: blocks that
+// lookups keep in the table's block cache (log_block_reader.h: compressed
+// ones, and without mmap all) come from there, and go there once read if
+// `use` fills it; a read `use` forbids leaves the iterator NeedsRead.
 #pragma once
 
 #include <memory>
@@ -25,7 +26,8 @@ class RobinHoodTableIterator : public LayoutIterator {
   // `readahead` > 0: read that many bytes of log at a time from the start
   // (compaction); 0: read ahead only once access turns out sequential.
   RobinHoodTableIterator(const TableView* table, const LogLayout* log,
-                         size_t readahead = 0, bool use_cache = false);
+                         size_t readahead = 0, bool through_cache = false,
+                         CacheUse use = CacheUse());
 
   void SeekToFirst() override;
   void SeekToLast() override;
@@ -52,9 +54,10 @@ class RobinHoodTableIterator : public LayoutIterator {
   size_t block_;
   uint64_t block_address_ = 0;  // address of the block's first entry
   std::unique_ptr<std::string> buf_;
-  // Whether compressed blocks go through the block cache, and the one
-  // contents_ is in if it is cached.
-  const bool use_cache_;
+  // Whether blocks go through the block cache, how, and the one contents_
+  // is in if it is cached.
+  const bool through_cache_;
+  const CacheUse use_;
   CachedBlock pin_;
   std::unique_ptr<std::string> readahead_buf_;
   uint64_t readahead_offset_ = 0;

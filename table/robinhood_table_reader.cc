@@ -156,11 +156,13 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
 // and for lookups the block cache; what needs more is Incomplete, as
 // BlockBasedTable's lookups are for a block not in its cache.
 bool RobinHoodTableReader::ScanMayNotRead(const ReadOptions& ro) const {
-  return ro.read_tier == kBlockCacheTier && !mmap();
+  return ro.read_tier == kBlockCacheTier && !mmap() &&
+         !layout_->ScansThroughCache();
 }
 
 bool RobinHoodTableReader::LookupMayNotRead(const ReadOptions& ro) const {
-  return ScanMayNotRead(ro) && block_cache() == nullptr;
+  return ro.read_tier == kBlockCacheTier && !mmap() &&
+         block_cache() == nullptr;
 }
 
 Status RobinHoodTableReader::Finish(const Status& s, CacheUse use,
@@ -273,7 +275,7 @@ InternalIterator* RobinHoodTableReader::NewIterator(
     // Compaction reads every entry in order: read ahead from the start.
     readahead = std::max<size_t>(compaction_readahead_size, 2 << 20);
   }
-  return layout_->NewIterator(arena, compaction, ro.fill_cache, readahead);
+  return layout_->NewIterator(arena, compaction, UseOf(ro), readahead);
 }
 
 FragmentedRangeTombstoneIterator*

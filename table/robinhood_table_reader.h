@@ -91,8 +91,8 @@ class RobinHoodTableReader : public TableReader, private TableView {
     if (ioptions_.stats != nullptr) ioptions_.stats->recordTick(ticker, 1);
   }
   // Whether `ro` asks for no read that may block and the entries are not
-  // in memory: for a scan, unless the file is mapped; for a lookup, unless
-  // it is mapped or has a block cache that may hold what it reads.
+  // in memory: unless the file is mapped or has a block cache that may
+  // hold what the scan (the layout's ScansThroughCache) or lookup reads.
   bool ScanMayNotRead(const ReadOptions& ro) const;
   bool LookupMayNotRead(const ReadOptions& ro) const;
   // How a lookup of `ro` uses the block cache.

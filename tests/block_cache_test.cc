@@ -313,6 +313,65 @@ TEST_P(RawBlockCacheTest, ScansFillItUnlessTheyMayNot) {
   checker.Gets(table_.get(), true, &r);
   EXPECT_EQ(r.wrong + r.corruptions, 0);
   EXPECT_EQ(DataReads(), 0u) << "a lookup read a block the scan cached";
+  // And scans, whether or not they may fill it.
+  scan(ReadOptions(), TableReaderCaller::kUserIterator);
+  scan(no_fill, TableReaderCaller::kUserIterator);
+  EXPECT_EQ(DataReads(), 0u) << "a scan read a block the cache holds";
+}
+
+// Scans that may not read (kBlockCacheTier) answer from the cache too:
+// Incomplete, reading nothing, until a scan has filled it, then every
+// entry and every seek. An inline file's scan reads all its slots around
+// the cache, so it is Incomplete every time.
+TEST_P(RawBlockCacheTest, ScansThatMayNotReadAnswerFromIt) {
+  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
+  BuildAndOpen(cache, /*mmap=*/false);
+  ReadOptions cache_only;
+  cache_only.read_tier = kBlockCacheTier;
+  auto cache_only_scan = [&]() {
+    std::unique_ptr<InternalIterator> it(table_->NewIterator(
+        cache_only, nullptr, nullptr, false,
+        TableReaderCaller::kUserIterator));
+    size_t n = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
+    return std::make_pair(it->status(), n);
+  };
+  reads_.clear();
+  auto cold = cache_only_scan();
+  EXPECT_TRUE(cold.first.IsIncomplete()) << cold.first.ToString();
+  EXPECT_EQ(reads_.size(), 0u) << "a scan that may not read read";
+
+  ScanEvery(table_.get(), ReadOptions(), TableReaderCaller::kUserIterator,
+            model_.entries.size());
+  reads_.clear();
+  auto warm = cache_only_scan();
+  EXPECT_EQ(reads_.size(), 0u);
+  if (GetParam().is_inline) {
+    EXPECT_TRUE(warm.first.IsIncomplete()) << warm.first.ToString();
+    return;
+  }
+  ASSERT_OK(warm.first);
+  EXPECT_EQ(warm.second, model_.entries.size());
+  // Seeks need the file's index of keys (sparse index, page index), which
+  // the first seek that may read loads.
+  std::unique_ptr<InternalIterator> it(table_->NewIterator(
+      cache_only, nullptr, nullptr, false, TableReaderCaller::kUserIterator));
+  it->Seek(model_.entries.back().first);
+  EXPECT_TRUE(it->status().IsIncomplete()) << it->status().ToString();
+  EXPECT_EQ(reads_.size(), 0u);
+  std::unique_ptr<InternalIterator> loads(table_->NewIterator(
+      ReadOptions(), nullptr, nullptr, false,
+      TableReaderCaller::kUserIterator));
+  loads->Seek(model_.entries.back().first);
+  ASSERT_TRUE(loads->Valid());
+  reads_.clear();
+  for (const auto& e : model_.entries) {
+    it->Seek(e.first);
+    ASSERT_TRUE(it->Valid()) << it->status().ToString();
+    EXPECT_EQ(it->key(), Slice(e.first));
+    EXPECT_EQ(it->value(), Slice(e.second));
+  }
+  EXPECT_EQ(reads_.size(), 0u);
 }
 
 // Lookups that may not read (read_tier kBlockCacheTier) answer from the

@@ -126,10 +126,10 @@ struct RobinHoodTableOptions {
   // blocks, pages and pages of slots of files read without mmap
   // (allow_mmap_reads=false): a lookup whose block is cached reads its
   // entry there and reads and decompresses nothing, as BlockBasedTable's
-  // data blocks work. Lookups and user scans (ReadOptions::fill_cache) put
-  // the blocks they read there (scans of inline files read around it);
-  // compactions read around it. A lookup that may not read
-  // (ReadOptions::read_tier kBlockCacheTier) answers from it. Give it the same cache as
+  // data blocks work. Lookups and user scans take what it holds and
+  // (ReadOptions::fill_cache) put the blocks they read there (scans of
+  // inline files read around it); compactions read around it. Reads that
+  // may not block (ReadOptions::read_tier kBlockCacheTier) answer from it. Give it the same cache as
   // BlockBasedTableOptions::block_cache to hold both to one budget.
   // Uncompressed files read with mmap never use it: their entries are read
   // where they lie. In option strings, a capacity: block_cache=1G. Not
