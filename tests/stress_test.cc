@@ -10,10 +10,12 @@
 // Readers check everything they read exactly, without pausing the writer
 // (see stress_model.h): at a snapshot, Get, both MultiGets, forward and
 // backward scans and random iterator walks must each return exactly the
-// state the history gives for that sequence number; reads without a
-// snapshot must match one state the history passed through while they ran.
-// Any difference or non-OK status fails the test with the key, the
-// snapshot, the expected and actual values and the group's history.
+// state the history gives for that sequence number, and reads that may not
+// block (kBlockCacheTier) the same or Incomplete; reads without a snapshot
+// must match one state the history passed through while they ran. Any
+// difference or unexpected status fails the test with the key, the
+// snapshot, the expected and actual values and the group's history. The
+// tables share a block cache far smaller than the data.
 //
 // Runs once with mmap reads and once without. RH_STRESS_SECONDS sets the
 // length of each run (default 20), RH_STRESS_READERS the reader threads
@@ -33,6 +35,7 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <utility>
@@ -164,10 +167,15 @@ class StressTest : public testing::TestWithParam<bool> {
     rh.log_block_size = 1024;  // several blocks even in small files
     rh.sparse_index_interval = 4;
     rh.load_factor = 0.9;
+    // Far smaller than the data: blocks and pages come and go while
+    // iterators pin them.
+    rh.block_cache = NewLRUCache(256 << 10, 2);
     o.table_factory.reset(NewRobinHoodTableFactory(rh));
-    // In place raw blocks with mmap; compressed blocks, decoded per read,
-    // without.
+    // In place raw blocks with mmap; without, compressed blocks above the
+    // last level and raw ones (log, paged or inline) in it, all read
+    // through the cache.
     o.compression = mmap() ? kNoCompression : kSnappyCompression;
+    o.bottommost_compression = kNoCompression;
     o.write_buffer_size = 64 << 10;
     o.max_write_buffer_number = 4;
     o.level0_file_num_compaction_trigger = 2;
@@ -365,6 +373,8 @@ class StressTest : public testing::TestWithParam<bool> {
     HeldValues values;
     std::deque<const Snapshot*> held;  // oldest first
     std::atomic<SequenceNumber>* floor;
+    uint64_t cache_only = 0;  // keys read that may not block
+    uint64_t incomplete = 0;  // of them, Incomplete
     uint64_t R(uint64_t n) { return rng() % n; }
   };
 
@@ -390,6 +400,8 @@ class StressTest : public testing::TestWithParam<bool> {
     }
     for (const Snapshot* s : st.held) db_->ReleaseSnapshot(s);
     stats_reads_ += ops;
+    stats_cache_only_ += st.cache_only;
+    stats_incomplete_ += st.incomplete;
   }
 
   const Snapshot* PickSnapshot(ReaderState* st) {
@@ -468,6 +480,32 @@ class StressTest : public testing::TestWithParam<bool> {
         !CheckKVs("MultiGet", seq, expected, PointReads(ro, a, b, 1)) ||
         !CheckKVs("batched MultiGet", seq, expected, PointReads(ro, a, b, 2))) {
       return;
+    }
+    if (st->R(3) == 0) {
+      // Reads that may not block: a key whose blocks are not in memory is
+      // Incomplete, or, where its file's reader is not open, OK and empty
+      // (RocksDB's table cache: "may exist"; no value here is empty);
+      // every other answer is exact.
+      ReadOptions cache_only = ro;
+      cache_only.read_tier = kBlockCacheTier;
+      const KVs got =
+          PointReads(cache_only, a, b, static_cast<int>(st->R(3)));
+      std::set<std::string> incomplete;
+      KVs answered, want;
+      for (const auto& kv : got) {
+        if (kv.second.empty() ||
+            kv.second.rfind("<status Result incomplete", 0) == 0) {
+          incomplete.insert(kv.first);
+        } else {
+          answered.push_back(kv);
+        }
+      }
+      for (const auto& kv : expected) {
+        if (incomplete.count(kv.first) == 0) want.push_back(kv);
+      }
+      st->incomplete += incomplete.size();
+      st->cache_only += got.size();
+      if (!CheckKVs("reads that may not block", seq, want, answered)) return;
     }
     RandomWalk(ro, a, b, seq, expected, st);
   }
@@ -779,7 +817,9 @@ class StressTest : public testing::TestWithParam<bool> {
     std::cout << "writer ops " << stats_writes_ << " (ingests " << stats_ingests_
               << ", flushes " << stats_flushes_ << ", compactions "
               << stats_compactions_ << ", range deletions " << stats_range_dels_
-              << "), reader ops " << stats_reads_ << ", table files opened "
+              << "), reader ops " << stats_reads_ << " (keys read that may not "
+              << "block " << stats_cache_only_ << ", Incomplete "
+              << stats_incomplete_ << "), table files opened "
               << opens << ", live files " << files.size()
               << ", background errors " << bg << std::endl;
     for (const auto& f : failures_) ADD_FAILURE() << f;
@@ -787,6 +827,9 @@ class StressTest : public testing::TestWithParam<bool> {
     EXPECT_EQ(bg, "0");
     // The point of max_open_files: readers were reopened, not kept.
     EXPECT_GT(opens, files.size()) << "table readers were never evicted";
+    // Reads that may not block answered some keys from memory (the
+    // mapping, the block cache) and found others not there.
+    EXPECT_GT(stats_cache_only_, stats_incomplete_);
 
     ASSERT_NO_FATAL_FAILURE(VerifyFinal("before reopen"));
     ASSERT_OK(db_->VerifyChecksum());
@@ -807,6 +850,7 @@ class StressTest : public testing::TestWithParam<bool> {
   std::atomic<bool> stop_{false};
   std::mutex fail_mu_;
   std::vector<std::string> failures_;
+  std::atomic<uint64_t> stats_cache_only_{0}, stats_incomplete_{0};
   std::atomic<uint64_t> stats_writes_{0}, stats_reads_{0}, stats_ingests_{0},
       stats_flushes_{0}, stats_compactions_{0}, stats_range_dels_{0};
 };
