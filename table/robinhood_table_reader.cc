@@ -143,11 +143,10 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     layout_->PrefetchEntry(hint);
   }
   const CacheUse use = UseOf(ro);
-  if (LookupMayNotRead(ro)) {
-    return Finish(CachedBlock::NeedsRead(), use, get_context);
-  }
-  return Finish(layout_->Get(target, hash, hint, use, get_context), use,
-                get_context);
+  s = LookupMayNotRead(ro) ? CachedBlock::NeedsRead()
+                           : layout_->Get(target, hash, hint, use, get_context);
+  NoteNeedsRead(s, use, get_context);
+  return s;
 }
 
 // A read that must not block (kBlockCacheTier: KeyMayExist, a caller's
@@ -165,10 +164,9 @@ bool RobinHoodTableReader::LookupMayNotRead(const ReadOptions& ro) const {
          block_cache() == nullptr;
 }
 
-Status RobinHoodTableReader::Finish(const Status& s, CacheUse use,
-                                    GetContext* get_context) {
+void RobinHoodTableReader::NoteNeedsRead(const Status& s, CacheUse use,
+                                         GetContext* get_context) {
   if (use.no_io && s.IsIncomplete()) get_context->MarkKeyMayExist();
-  return s;
 }
 
 void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
@@ -234,15 +232,16 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
       continue;
     }
     if (may_not_read) {
-      *it->s = Finish(CachedBlock::NeedsRead(), use, it->get_context);
+      *it->s = CachedBlock::NeedsRead();
+      NoteNeedsRead(*it->s, use, it->get_context);
       continue;
     }
     ParsedInternalKey target;
     *it->s = ParseInternalKey(it->ikey, &target, /*log_err_key=*/false);
     if (it->s->ok()) {
-      *it->s = Finish(
-          layout_->Get(target, hashes[i], hints[i], use, it->get_context),
-          use, it->get_context);
+      *it->s =
+          layout_->Get(target, hashes[i], hints[i], use, it->get_context);
+      NoteNeedsRead(*it->s, use, it->get_context);
     }
   }
 }

@@ -99,9 +99,10 @@ class RobinHoodTableReader : public TableReader, private TableView {
   static CacheUse UseOf(const ReadOptions& ro) {
     return CacheUse{ro.fill_cache, ro.read_tier == kBlockCacheTier};
   }
-  // Get's end of a lookup: one that needed a read it may not make leaves
-  // its key "may exist" (KeyMayExist's answer without a value).
-  static Status Finish(const Status& s, CacheUse use, GetContext* get_context);
+  // The end of a lookup: one that needed a read it may not make leaves its
+  // key "may exist" (KeyMayExist's answer without a value).
+  static void NoteNeedsRead(const Status& s, CacheUse use,
+                            GetContext* get_context);
   // What a hash filter takes for `user_key`, whose layout hash is `hash`.
   uint64_t FilterHash(const Slice& user_key, uint64_t hash) const {
     return layout_->HashIsKeyHash() ? hash : Hash(user_key);
