@@ -1,11 +1,13 @@
 // DB-level tests of RocksDB's APIs beyond reads, writes and iterators, over
 // RobinHoodTable's files, through the public API only: merge operands read
 // back from files, a checkpoint opened as a DB, a column family exported
-// and imported, whole-file checksums, a row cache, and wide-column
-// entities. Each over
+// and imported, whole-file checksums, a row cache, wide-column entities,
+// integrated blob files, and a secondary instance. Each over
 // mmap reads on and off and the three table configurations of the
 // harness, against its model.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "rocksdb/file_checksum.h"
 #include "rocksdb/version.h"
@@ -214,6 +216,70 @@ TEST_P(RobinHoodDBApiTest, RowCacheAnswersAsTheFiles) {
   Compact();
   ExpectOurTables();
   VERIFY("row cache, after a compaction");
+}
+
+// Integrated blob files (enable_blob_files): values past min_blob_size go
+// to blob files and our tables hold their blob indexes, which RocksDB
+// resolves on Get, MultiGet and iteration, through flushes and a full
+// compaction.
+TEST_P(RobinHoodDBApiTest, BlobFilesHoldTheLargeValues) {
+  Close();
+  options_.enable_blob_files = true;
+  options_.min_blob_size = 64;
+  ASSERT_OK(Open());
+  for (int i = 0; i < 400; i++) {
+    // Every third value small enough to stay in the table.
+    Put(Key(i), i % 3 == 0 ? "small" + std::to_string(i)
+                           : std::string(100 + i, static_cast<char>('a' + i % 26)));
+  }
+  Flush();
+  for (int i = 0; i < 400; i += 7) Delete(Key(i));
+  for (int i = 1; i < 400; i += 5) Put(Key(i), std::string(300, 'z') + Key(i));
+  Flush();
+  ExpectOurTables();
+  std::vector<std::string> blobs;
+  ASSERT_OK(Env::Default()->GetChildren(dbname_, &blobs));
+  EXPECT_TRUE(std::any_of(blobs.begin(), blobs.end(), [](const std::string& f) {
+    return f.size() > 5 && f.compare(f.size() - 5, 5, ".blob") == 0;
+  })) << "no blob file was written";
+  VERIFY("values in blob files");
+  std::vector<std::string> names = {Key(1), Key(2), Key(3), Key(7), Key(999)};
+  std::vector<Slice> keys(names.begin(), names.end());
+  std::vector<std::string> values;
+  std::vector<Status> st = db_->MultiGet(ReadOptions(), keys, &values);
+  for (size_t i = 0; i < names.size(); i++) {
+    auto m = model_.find(names[i]);
+    if (m == model_.end()) {
+      EXPECT_TRUE(st[i].IsNotFound()) << names[i] << ": " << st[i].ToString();
+    } else {
+      EXPECT_OK(st[i]);
+      EXPECT_EQ(values[i], m->second) << names[i];
+    }
+  }
+  Compact();
+  ExpectOurTables();
+  VERIFY("values in blob files, compacted");
+}
+
+// A secondary instance (OpenAsSecondary) reads the primary's files, and
+// catches up with the files the primary writes after it opened.
+TEST_P(RobinHoodDBApiTest, SecondaryInstanceFollowsThePrimary) {
+  WriteAcrossFiles();
+  Flush();
+  Options so = options_;
+  so.max_open_files = -1;  // what a secondary requires
+  const std::string dir = Dir("secondary");
+  DB* raw = nullptr;
+  ASSERT_OK(DB::OpenAsSecondary(so, dbname_, dir, &raw));
+  std::unique_ptr<DB> secondary(raw);
+  ASSERT_NO_FATAL_FAILURE(ExpectHolds(secondary.get(), nullptr, model_));
+  for (int i = 1000; i < 1200; i++) Put(Key(i), Value(i, 2));
+  Flush();
+  ASSERT_OK(secondary->TryCatchUpWithPrimary());
+  ASSERT_NO_FATAL_FAILURE(ExpectHolds(secondary.get(), nullptr, model_));
+  secondary.reset();
+  ASSERT_OK(DestroyDB(dir, so));
+  VERIFY("after the secondary");
 }
 
 // Wide-column entities (PutEntity) read back from files whole: GetEntity
