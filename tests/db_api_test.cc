@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "rocksdb/file_checksum.h"
+#include "rocksdb/statistics.h"
 #include "rocksdb/version.h"
 #include "rocksdb/utilities/checkpoint.h"
 #include "tests/db_harness.h"
