@@ -143,10 +143,13 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     layout_->PrefetchEntry(hint);
   }
   const CacheUse use = UseOf(ro);
-  s = LookupMayNotRead(ro) ? CachedBlock::NeedsRead()
-                           : layout_->Get(target, hash, hint, use, get_context);
-  NoteNeedsRead(s, use, get_context);
-  return s;
+  // The common read returns the layout's answer as it comes.
+  if (!use.no_io) return layout_->Get(target, hash, hint, use, get_context);
+  Status r = LookupMayNotRead(ro)
+                 ? CachedBlock::NeedsRead()
+                 : layout_->Get(target, hash, hint, use, get_context);
+  NoteNeedsRead(r, use, get_context);
+  return r;
 }
 
 // A read that must not block (kBlockCacheTier: KeyMayExist, a caller's
