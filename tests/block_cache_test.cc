@@ -1,5 +1,6 @@
 // The block cache (RobinHoodTableOptions::block_cache), for every codec
-// the host library has: lookups and scans answer as without it; a block
+// the host library has and both kinds of cache RocksDB offers (LRU and
+// HyperClockCache): lookups and scans answer as without it; a block
 // once read, by a lookup or by a scan that fills the cache, is served from
 // the cache, so later reads of it read nothing from the file; scans with
 // fill_cache=false and compactions leave it alone; a full cache with a
@@ -12,6 +13,7 @@
 
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "rocksdb/cache.h"
@@ -35,12 +37,23 @@ void ScanEvery(TableReader* t, const ReadOptions& ro, TableReaderCaller caller,
   EXPECT_EQ(n, entries);
 }
 
-class BlockCacheTest : public testing::TestWithParam<CompressionType> {
+using test_util::CacheKind;
+constexpr auto Held = &test_util::HeldBytes;
+
+class BlockCacheTest
+    : public testing::TestWithParam<std::tuple<CompressionType, CacheKind>> {
  protected:
   BlockCacheTest()
       : model_(CompressibleModel()),
-        file_("block_cache_" + CodecName(GetParam())),
+        file_("block_cache_" + CodecName(codec()) + "_" +
+              test_util::CacheKindName(std::get<1>(GetParam()))),
         checker_(model_, file_.path()) {}
+
+  CompressionType codec() const { return std::get<0>(GetParam()); }
+  // A cache of the case's kind.
+  std::shared_ptr<Cache> NewCache(size_t capacity, bool strict = false) {
+    return test_util::NewCacheOf(std::get<1>(GetParam()), capacity, strict);
+  }
 
   // Builds the model with `cache` as the table's block cache, compressed
   // unless `codec` says otherwise, and opens it without mmap, every read
@@ -99,14 +112,14 @@ class BlockCacheTest : public testing::TestWithParam<CompressionType> {
 };
 
 TEST_P(BlockCacheTest, LookupsComeFromTheCacheOnceRead) {
-  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
-  BuildAndOpen(cache, GetParam());
+  std::shared_ptr<Cache> cache = NewCache(8 << 20);
+  BuildAndOpen(cache, codec());
   ASSERT_GT(CompressedBlocks(), layout_.blocks.size() / 2);
   ReadReport r;
   checker_.Gets(table_.get(), true, &r);
   EXPECT_EQ(r.wrong, 0);
   EXPECT_EQ(r.corruptions, 0);
-  const size_t usage = cache->GetUsage();
+  const size_t usage = Held(*cache);
   // Every compressed block, whole, and nothing pinned once Get returns.
   EXPECT_GE(usage, CompressedBytes());
   EXPECT_EQ(cache->GetPinnedUsage(), 0u);
@@ -116,34 +129,34 @@ TEST_P(BlockCacheTest, LookupsComeFromTheCacheOnceRead) {
   EXPECT_EQ(r.wrong, 0);
   EXPECT_EQ(CompressedBlockReads(), 0u)
       << "a lookup read a compressed block the cache holds";
-  EXPECT_EQ(cache->GetUsage(), usage);
+  EXPECT_EQ(Held(*cache), usage);
 
   // Scans find every block there.
   reads_.clear();
   checker_.Scans(table_.get(), true, &r);
   EXPECT_EQ(r.wrong, 0);
   EXPECT_EQ(CompressedBlockReads(), 0u);
-  EXPECT_EQ(cache->GetUsage(), usage);
+  EXPECT_EQ(Held(*cache), usage);
 
   // Another reader of the file keeps blocks of its own.
   std::unique_ptr<TableReader> other;
   ASSERT_OK(file_.Open(/*mmap=*/true, &other));
   checker_.Gets(other.get(), true, &r);
   EXPECT_EQ(r.wrong, 0);
-  EXPECT_GT(cache->GetUsage(), usage);
+  EXPECT_GT(Held(*cache), usage);
 }
 
 TEST_P(BlockCacheTest, ScansFillItUnlessTheyMayNot) {
-  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
-  BuildAndOpen(cache, GetParam());
+  std::shared_ptr<Cache> cache = NewCache(8 << 20);
+  BuildAndOpen(cache, codec());
   ReadOptions no_fill;
   no_fill.fill_cache = false;
   ScanAll(no_fill, TableReaderCaller::kUserIterator);
   ScanAll(ReadOptions(), TableReaderCaller::kCompaction);
-  EXPECT_EQ(cache->GetUsage(), 0u);
+  EXPECT_EQ(Held(*cache), 0u);
 
   ScanAll(ReadOptions(), TableReaderCaller::kUserIterator);
-  EXPECT_GE(cache->GetUsage(), CompressedBytes());
+  EXPECT_GE(Held(*cache), CompressedBytes());
   EXPECT_EQ(cache->GetPinnedUsage(), 0u);
   reads_.clear();
   ReadReport r;
@@ -155,22 +168,21 @@ TEST_P(BlockCacheTest, ScansFillItUnlessTheyMayNot) {
 
 TEST_P(BlockCacheTest, AFullCacheOnlyCostsSpeed) {
   // Too small for any block, and strict: every insert fails.
-  std::shared_ptr<Cache> cache =
-      NewLRUCache(64, /*num_shard_bits=*/0, /*strict_capacity_limit=*/true);
-  BuildAndOpen(cache, GetParam());
+  std::shared_ptr<Cache> cache = NewCache(64, /*strict=*/true);
+  BuildAndOpen(cache, codec());
   ReadReport r;
   checker_.Gets(table_.get(), true, &r);
   checker_.Gets(table_.get(), false, true, &r);
   checker_.Scans(table_.get(), true, &r);
   EXPECT_EQ(r.wrong, 0);
   EXPECT_EQ(r.corruptions, 0);
-  EXPECT_EQ(cache->GetUsage(), 0u);
+  EXPECT_EQ(Held(*cache), 0u);
 }
 
 TEST_P(BlockCacheTest, ADamagedBlockIsRefusedAndNeverCached) {
   // What the intact file leaves in a cache, to compare with.
-  std::shared_ptr<Cache> intact = NewLRUCache(8 << 20);
-  BuildAndOpen(intact, GetParam());
+  std::shared_ptr<Cache> intact = NewCache(8 << 20);
+  BuildAndOpen(intact, codec());
   ReadReport r;
   checker_.Gets(table_.get(), true, &r);
   ASSERT_EQ(r.wrong + r.corruptions, 0);
@@ -178,8 +190,8 @@ TEST_P(BlockCacheTest, ADamagedBlockIsRefusedAndNeverCached) {
   // Block 0 opens with the first key's newest entry: a lookup caches it.
   const BlockLocation first = layout_.blocks.at(0);
   ASSERT_TRUE(first.compressed());
-  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
-  BuildAndOpen(cache, GetParam());
+  std::shared_ptr<Cache> cache = NewCache(8 << 20);
+  BuildAndOpen(cache, codec());
   file_.Write(Flipped(bytes_, first.file_offset + first.contents_bytes / 2));
   ASSERT_OK(file_.Open(/*mmap=*/false, &table_));
   for (int pass = 0; pass < 2; ++pass) {
@@ -189,48 +201,64 @@ TEST_P(BlockCacheTest, ADamagedBlockIsRefusedAndNeverCached) {
     EXPECT_EQ(damaged.wrong, 0);
     EXPECT_GT(damaged.corruptions, 0) << "the damaged block answered";
   }
-  EXPECT_LE(cache->GetUsage() + first.logical_bytes, intact->GetUsage());
+  EXPECT_LE(Held(*cache) + first.logical_bytes, Held(*intact));
 }
 
 TEST_P(BlockCacheTest, LookupsThatMayNotFillLeaveItAlone) {
-  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
-  BuildAndOpen(cache, GetParam());
+  std::shared_ptr<Cache> cache = NewCache(8 << 20);
+  BuildAndOpen(cache, codec());
   ReadOptions no_fill;
   no_fill.fill_cache = false;
   ReadReport r;
   checker_.Gets(table_.get(), no_fill, true, &r);
   EXPECT_EQ(r.wrong + r.corruptions + r.incomplete, 0);
-  EXPECT_EQ(cache->GetUsage(), 0u);
+  EXPECT_EQ(Held(*cache), 0u);
   EXPECT_GT(CompressedBlockReads(), 0u);
 
   // What is there, they use.
   checker_.Gets(table_.get(), true, &r);
-  const size_t usage = cache->GetUsage();
+  const size_t usage = Held(*cache);
   EXPECT_GE(usage, CompressedBytes());
   reads_.clear();
   checker_.Gets(table_.get(), no_fill, true, &r);
   EXPECT_EQ(r.wrong + r.corruptions + r.incomplete, 0);
   EXPECT_EQ(CompressedBlockReads(), 0u);
-  EXPECT_EQ(cache->GetUsage(), usage);
+  EXPECT_EQ(Held(*cache), usage);
 }
 
-INSTANTIATE_TEST_SUITE_P(Codecs, BlockCacheTest, testing::ValuesIn(Codecs()),
-                         [](const testing::TestParamInfo<CompressionType>& i) {
-                           return CodecName(i.param);
-                         });
+// Either cache kind a user may give.
+const std::vector<CacheKind> kCacheKinds = {CacheKind::kLru,
+                                            CacheKind::kHyperClock};
+
+INSTANTIATE_TEST_SUITE_P(
+    Codecs, BlockCacheTest,
+    testing::Combine(testing::ValuesIn(Codecs()),
+                     testing::ValuesIn(kCacheKinds)),
+    [](const testing::TestParamInfo<BlockCacheTest::ParamType>& i) {
+      return CodecName(std::get<0>(i.param)) + "_" +
+             test_util::CacheKindName(std::get<1>(i.param));
+    });
 
 // Uncompressed files in every layout: a log file, a paged one, and inline
 // files (pages of slots) in hash and in key order.
-class RawBlockCacheTest : public testing::TestWithParam<LayoutCase> {
+class RawBlockCacheTest
+    : public testing::TestWithParam<std::tuple<LayoutCase, CacheKind>> {
  protected:
-  RawBlockCacheTest() : file_(std::string("raw_cache_") + GetParam().name) {}
+  RawBlockCacheTest()
+      : file_(std::string("raw_cache_") + layout().name + "_" +
+              test_util::CacheKindName(std::get<1>(GetParam()))) {}
+
+  const LayoutCase& layout() const { return std::get<0>(GetParam()); }
+  std::shared_ptr<Cache> NewCache(size_t capacity) {
+    return test_util::NewCacheOf(std::get<1>(GetParam()), capacity);
+  }
 
   // Builds the case's file with `cache` and opens it, every read of the
   // file recorded in reads_.
   void BuildAndOpen(std::shared_ptr<Cache> cache, bool mmap) {
     RobinHoodTableOptions opts = SmallBlocks();
     opts.block_cache = std::move(cache);
-    bytes_ = BuildLayoutCase(&file_, GetParam(), 7, opts, &model_);
+    bytes_ = BuildLayoutCase(&file_, layout(), 7, opts, &model_);
     layout_ = MapOf(&file_);
     Reopen(mmap);
   }
@@ -263,14 +291,14 @@ class RawBlockCacheTest : public testing::TestWithParam<LayoutCase> {
 };
 
 TEST_P(RawBlockCacheTest, LookupsWithoutMmapReadEachBlockOnce) {
-  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
+  std::shared_ptr<Cache> cache = NewCache(8 << 20);
   BuildAndOpen(cache, /*mmap=*/false);
   Checker checker(model_, file_.path());
   ReadReport r;
   checker.Gets(table_.get(), true, &r);
   EXPECT_EQ(r.wrong, 0);
   EXPECT_EQ(r.corruptions, 0);
-  const size_t usage = cache->GetUsage();
+  const size_t usage = Held(*cache);
   EXPECT_GT(usage, 0u);
   EXPECT_EQ(cache->GetPinnedUsage(), 0u);
 
@@ -278,22 +306,22 @@ TEST_P(RawBlockCacheTest, LookupsWithoutMmapReadEachBlockOnce) {
   checker.Gets(table_.get(), true, &r);
   EXPECT_EQ(r.wrong, 0);
   EXPECT_EQ(DataReads(), 0u) << "a lookup read a block the cache holds";
-  EXPECT_EQ(cache->GetUsage(), usage);
+  EXPECT_EQ(Held(*cache), usage);
 
   // With mmap, blocks and pages are read in place.
-  std::shared_ptr<Cache> mapped = NewLRUCache(8 << 20);
+  std::shared_ptr<Cache> mapped = NewCache(8 << 20);
   BuildAndOpen(mapped, /*mmap=*/true);
   checker.Gets(table_.get(), true, &r);
   EXPECT_EQ(r.wrong, 0);
-  EXPECT_EQ(mapped->GetUsage(), 0u);
+  EXPECT_EQ(Held(*mapped), 0u);
 }
 
 TEST_P(RawBlockCacheTest, ScansFillItUnlessTheyMayNot) {
-  if (GetParam().is_inline) {
+  if (layout().is_inline) {
     GTEST_SKIP() << "an inline file's scan reads all its slots at once, "
                     "around the cache";
   }
-  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
+  std::shared_ptr<Cache> cache = NewCache(8 << 20);
   BuildAndOpen(cache, /*mmap=*/false);
   auto scan = [&](const ReadOptions& ro, TableReaderCaller caller) {
     ScanEvery(table_.get(), ro, caller, model_.entries.size());
@@ -302,10 +330,10 @@ TEST_P(RawBlockCacheTest, ScansFillItUnlessTheyMayNot) {
   no_fill.fill_cache = false;
   scan(no_fill, TableReaderCaller::kUserIterator);
   scan(ReadOptions(), TableReaderCaller::kCompaction);
-  EXPECT_EQ(cache->GetUsage(), 0u);
+  EXPECT_EQ(Held(*cache), 0u);
 
   scan(ReadOptions(), TableReaderCaller::kUserIterator);
-  EXPECT_GT(cache->GetUsage(), 0u);
+  EXPECT_GT(Held(*cache), 0u);
   EXPECT_EQ(cache->GetPinnedUsage(), 0u);
   reads_.clear();
   Checker checker(model_, file_.path());
@@ -324,7 +352,7 @@ TEST_P(RawBlockCacheTest, ScansFillItUnlessTheyMayNot) {
 // entry and every seek. An inline file's scan reads all its slots around
 // the cache, so it is Incomplete every time.
 TEST_P(RawBlockCacheTest, ScansThatMayNotReadAnswerFromIt) {
-  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
+  std::shared_ptr<Cache> cache = NewCache(8 << 20);
   BuildAndOpen(cache, /*mmap=*/false);
   ReadOptions cache_only;
   cache_only.read_tier = kBlockCacheTier;
@@ -346,7 +374,7 @@ TEST_P(RawBlockCacheTest, ScansThatMayNotReadAnswerFromIt) {
   reads_.clear();
   auto warm = cache_only_scan();
   EXPECT_EQ(reads_.size(), 0u);
-  if (GetParam().is_inline) {
+  if (layout().is_inline) {
     EXPECT_TRUE(warm.first.IsIncomplete()) << warm.first.ToString();
     return;
   }
@@ -378,7 +406,7 @@ TEST_P(RawBlockCacheTest, ScansThatMayNotReadAnswerFromIt) {
 // cache what it holds and are Incomplete for the rest, reading nothing;
 // lookups that may not fill it (fill_cache=false) read around it.
 TEST_P(RawBlockCacheTest, LookupsThatMayNotReadAnswerFromIt) {
-  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
+  std::shared_ptr<Cache> cache = NewCache(8 << 20);
   BuildAndOpen(cache, /*mmap=*/false);
   Checker checker(model_, file_.path());
   ReadOptions cache_only;
@@ -389,7 +417,7 @@ TEST_P(RawBlockCacheTest, LookupsThatMayNotReadAnswerFromIt) {
   EXPECT_EQ(cold.wrong + cold.corruptions, 0);
   EXPECT_GT(cold.incomplete, 0);
   EXPECT_EQ(reads_.size(), 0u) << "a lookup that may not read read";
-  EXPECT_EQ(cache->GetUsage(), 0u);
+  EXPECT_EQ(Held(*cache), 0u);
 
   ReadOptions no_fill;
   no_fill.fill_cache = false;
@@ -397,10 +425,10 @@ TEST_P(RawBlockCacheTest, LookupsThatMayNotReadAnswerFromIt) {
   checker.Gets(table_.get(), no_fill, true, &r);
   EXPECT_EQ(r.wrong + r.corruptions + r.incomplete, 0);
   EXPECT_GT(DataReads(), 0u);
-  EXPECT_EQ(cache->GetUsage(), 0u) << "a lookup that may not fill filled";
+  EXPECT_EQ(Held(*cache), 0u) << "a lookup that may not fill filled";
 
   checker.Gets(table_.get(), true, &r);
-  EXPECT_GT(cache->GetUsage(), 0u);
+  EXPECT_GT(Held(*cache), 0u);
   reads_.clear();
   ReadReport warm;
   checker.Gets(table_.get(), cache_only, true, &warm);
@@ -411,7 +439,7 @@ TEST_P(RawBlockCacheTest, LookupsThatMayNotReadAnswerFromIt) {
 }
 
 TEST_P(RawBlockCacheTest, ADamagedBlockIsRefusedAndNeverCached) {
-  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
+  std::shared_ptr<Cache> cache = NewCache(8 << 20);
   BuildAndOpen(cache, /*mmap=*/false);
   // Lookups read the first block or page (the first key's entry, or some
   // key's slot).
@@ -433,8 +461,12 @@ TEST_P(RawBlockCacheTest, ADamagedBlockIsRefusedAndNeverCached) {
 
 INSTANTIATE_TEST_SUITE_P(
     Layouts, RawBlockCacheTest,
-    testing::ValuesIn(AllLayouts()),
-    LayoutCaseName);
+    testing::Combine(testing::ValuesIn(AllLayouts()),
+                     testing::ValuesIn(kCacheKinds)),
+    [](const testing::TestParamInfo<RawBlockCacheTest::ParamType>& i) {
+      return std::string(std::get<0>(i.param).name) + "_" +
+             test_util::CacheKindName(std::get<1>(i.param));
+    });
 
 }  // namespace
 }  // namespace robinhood

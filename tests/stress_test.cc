@@ -117,15 +117,24 @@ std::string Show(const std::string& v) {
 
 using KVs = std::vector<std::pair<std::string, std::string>>;
 
-class StressTest : public testing::TestWithParam<bool> {
+// How the tables read: in place (mmap) or through the block cache, of
+// either kind RocksDB offers.
+struct StressCase {
+  bool mmap;
+  test_util::CacheKind cache;
+  const char* name;
+};
+
+class StressTest : public testing::TestWithParam<StressCase> {
  protected:
-  bool mmap() const { return GetParam(); }
+  bool mmap() const { return GetParam().mmap; }
 
   void SetUp() override {
-    seed_ = BaseSeed() ^ (mmap() ? 1 : 0);
-    std::cout << "RH_SEED=" << BaseSeed() << " (mmap=" << mmap() << ")"
+    seed_ = BaseSeed() ^ (mmap() ? 1 : 0) ^
+            (GetParam().cache == test_util::CacheKind::kLru ? 0 : 2);
+    std::cout << "RH_SEED=" << BaseSeed() << " (" << GetParam().name << ")"
               << std::endl;
-    path_ = test_util::TempPath("stress", mmap() ? "mmap" : "pread");
+    path_ = test_util::TempPath("stress", GetParam().name);
     ingest_dir_ = path_ + "_ingest";
     options_ = MakeOptions();
     ASSERT_OK(DestroyDB(path_, options_));
@@ -169,7 +178,10 @@ class StressTest : public testing::TestWithParam<bool> {
     rh.load_factor = 0.9;
     // Far smaller than the data: blocks and pages come and go while
     // iterators pin them.
-    rh.block_cache = NewLRUCache(256 << 10, 2);
+    rh.block_cache = GetParam().cache == test_util::CacheKind::kLru
+                         ? NewLRUCache(256 << 10, 2)
+                         : HyperClockCacheOptions(256 << 10, 4096, 2)
+                               .MakeSharedCache();
     o.table_factory.reset(NewRobinHoodTableFactory(rh));
     // In place raw blocks with mmap; without, compressed blocks above the
     // last level and raw ones (log, paged or inline) in it, all read
@@ -857,10 +869,13 @@ class StressTest : public testing::TestWithParam<bool> {
 
 TEST_P(StressTest, ReadersAgainstWriter) { Run(); }
 
-INSTANTIATE_TEST_SUITE_P(MmapReads, StressTest, testing::Values(true, false),
-                         [](const testing::TestParamInfo<bool>& i) {
-                           return i.param ? "mmap" : "pread";
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Reads, StressTest,
+    testing::Values(StressCase{true, test_util::CacheKind::kLru, "mmap"},
+                    StressCase{false, test_util::CacheKind::kLru, "pread"},
+                    StressCase{false, test_util::CacheKind::kHyperClock,
+                               "pread_hyperclock"}),
+    [](const testing::TestParamInfo<StressCase>& i) { return i.param.name; });
 
 }  // namespace
 }  // namespace ROCKSDB_NAMESPACE

@@ -103,5 +103,35 @@ inline CompressionType BestCodec() {
   return best;
 }
 
+// The block caches a user may give a table: RocksDB's LRU cache, and the
+// HyperClockCache RocksDB recommends for block caches since 8.x (lock-free
+// lookups, 16-byte keys only, a table sized from an estimated entry
+// charge). `strict`: inserts past `capacity` fail, in one shard.
+enum class CacheKind { kLru, kHyperClock };
+inline const char* CacheKindName(CacheKind k) {
+  return k == CacheKind::kLru ? "lru" : "hyperclock";
+}
+inline std::shared_ptr<Cache> NewCacheOf(CacheKind kind, size_t capacity,
+                                         bool strict = false) {
+  const int shard_bits = strict ? 0 : -1;
+  if (kind == CacheKind::kLru) {
+    return NewLRUCache(capacity, shard_bits, strict);
+  }
+  HyperClockCacheOptions o(capacity, /*estimated_entry_charge=*/4096,
+                           shard_bits, strict);
+  return o.MakeSharedCache();
+}
+
+// The bytes of what `cache` holds: its entries' charges. Not GetUsage(),
+// which a HyperClockCache starts with its table's size in.
+inline size_t HeldBytes(Cache& cache) {
+  size_t held = 0;
+  // A generic callback: the value's and the helper's types differ by host.
+  cache.ApplyToAllEntries(
+      [&held](const Slice&, auto, size_t charge, auto) { held += charge; },
+      Cache::ApplyToAllEntriesOptions());
+  return held;
+}
+
 }  // namespace test_util
 }  // namespace ROCKSDB_NAMESPACE
