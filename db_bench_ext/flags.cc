@@ -69,6 +69,10 @@ DEFINE_int64(cache_size, 0,
              "Block cache bytes for block, and for robinhood's blocks when "
              "compressed or read without mmap; 0: large enough to hold the "
              "data");
+DEFINE_string(cache_type, "lru_cache",
+              "Kind of every block cache, as db_bench's flag: lru_cache or "
+              "hyper_clock_cache (RocksDB's HyperClockCache, db_bench's "
+              "default since 8.x)");
 DEFINE_bool(robinhood_block_cache, true,
             "Give RobinHoodTable a block_cache of --cache_size bytes for its "
             "decompressed blocks and, without mmap, the blocks and pages "

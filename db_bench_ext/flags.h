@@ -26,6 +26,7 @@ DECLARE_string(csv_out);
 DECLARE_string(chart_out);
 DECLARE_int64(target_file_size_base);
 DECLARE_int64(cache_size);
+DECLARE_string(cache_type);
 DECLARE_bool(robinhood_block_cache);
 DECLARE_int32(bloom_bits);
 DECLARE_double(robinhood_load_factor);

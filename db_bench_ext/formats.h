@@ -25,6 +25,8 @@ bool ParseFormats(const std::string& list, std::vector<FormatSpec>* out,
 
 // --compression's codec, and whether the name is one.
 rocksdb::CompressionType CompressionOf(const std::string& name);
+// --cache_type's values: lru_cache, hyper_clock_cache.
+bool ValidCacheType(const std::string& name);
 bool ValidCompression(const std::string& name);
 
 struct FormatSetup {

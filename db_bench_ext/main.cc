@@ -107,6 +107,11 @@ int main(int argc, char** argv) {
             bad.c_str());
     return 2;
   }
+  if (!ValidCacheType(FLAGS_cache_type)) {
+    fprintf(stderr, "unknown --cache_type '%s' (lru_cache, hyper_clock_cache)\n",
+            FLAGS_cache_type.c_str());
+    return 2;
+  }
   if (!ValidCompression(FLAGS_compression)) {
     fprintf(stderr, "unknown --compression '%s' (none, snappy, lz4, zstd)\n",
             FLAGS_compression.c_str());

@@ -43,4 +43,18 @@ echo "$targets" | grep -Eq 'cuckoo readrandom: robinhood / cuckoo +- +robinhood 
   fail "the failed readrandom target is not MISSED with its reason: $targets"
 echo "$targets" | grep -Eq "^  0 of $n_lines targets met$" ||
   fail "a failed run does not show the $n_lines targets, none met: $targets"
+# Every format's block cache of the kind asked for, the lookups through
+# it right; a kind it does not know refused by name.
+"$BENCH" --workload=sparkey --num=3000 --reads=3000 --warmup_reads=100 \
+  --formats=robinhood,block --repetitions=1 --compression=snappy \
+  --cache_type=hyper_clock_cache --benchmarks=fill,readrandom \
+  --db="$TMP/hcc" >"$TMP/hcc.txt" 2>&1 || fail "hyper_clock_cache run failed: $(tail -5 "$TMP/hcc.txt")"
+[[ "$(grep -c 'hyper_clock_cache' "$TMP/hcc.txt")" -ge 2 ]] ||
+  fail "the formats do not say their cache: $(head -8 "$TMP/hcc.txt")"
+[[ "$(grep -cE '\(3000 of 3000 found\)' "$TMP/hcc.txt")" -eq 2 ]] ||
+  fail "a lookup through a hyper_clock_cache missed a key"
+if "$BENCH" --cache_type=clock --formats=robinhood >"$TMP/bad.txt" 2>&1; then
+  fail "an unknown --cache_type was accepted"
+fi
+grep -q "unknown --cache_type 'clock'" "$TMP/bad.txt" || fail "no message: $(cat "$TMP/bad.txt")"
 echo "db_bench_ext_test: OK"
