@@ -14,7 +14,7 @@ Status InlineLayout::Open(const TableView* view) {
   // the directory's head comes into memory, checked.
   Status s = table_.Init(&view->file(), meta, view->icmp().user_comparator());
   if (!s.ok()) return s;
-  table_.KeepPagesIn(view->block_cache());
+  table_.KeepPagesIn(view->block_cache(), view->block_cache_id());
   // Sample addresses are positions in the key order.
   SetSamples(view, meta.num_keys);
   return Status::OK();

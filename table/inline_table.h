@@ -148,11 +148,12 @@ class InlineTable {
   Status Init(const SectionReader* file, const TableMeta& meta,
               const Comparator* ucmp);
   // Without mmap: lookups given a pin keep the pages of slots they read
-  // in `cache` (the table's block_cache), as the log keeps its blocks.
-  void KeepPagesIn(Cache* cache) {
+  // in `cache` (the table's block_cache) under `id`, as the log keeps its
+  // blocks.
+  void KeepPagesIn(Cache* cache, uint64_t id) {
     if (file_->mmap() || cache == nullptr) return;
     cache_ = cache;
-    cache_id_ = cache->NewId();
+    cache_id_ = id;
   }
 
   const InlineShape& shape() const { return shape_; }

@@ -49,6 +49,12 @@ class Layout {
   // outlives this): Corruption naming the part for any damage.
   virtual Status Open(const TableView* view) = 0;
 
+  // Reads now what lookups would read the first time and keep (the paged
+  // layout's page index), for a reader of a file not mapped, so reads that
+  // may not block find it there, as BlockBasedTable's find the index block
+  // it reads at open. (Mapped, it is memory: read when first needed.)
+  virtual Status LoadForLookups() { return Status::OK(); }
+
   // What lookups of `user_key` hash with (0 where none is needed).
   virtual uint64_t HashOf(const Slice& user_key) const = 0;
   // Whether HashOf is the key's KeyHash with the file's seed (what a hash

@@ -28,11 +28,11 @@ size_t EntryReadBytes(uint64_t entry_bytes) {
 
 LogBlockReader::LogBlockReader(const SectionReader* file,
                                const BlockTable* blocks, Cache* cache,
-                               uint64_t entry_bytes)
+                               uint64_t cache_id, uint64_t entry_bytes)
     : file_(file),
       blocks_(blocks),
       cache_(cache),
-      cache_id_(cache != nullptr ? cache->NewId() : 0),
+      cache_id_(cache_id),
       entry_read_bytes_(EntryReadBytes(entry_bytes)),
       verified_(blocks->num_blocks()) {}
 

@@ -53,10 +53,12 @@ struct EntryRef {
 class LogBlockReader {
  public:
   // All must outlive this reader. `blocks` is initialised. `cache` may be
-  // null: no block cache. `entry_bytes`: the file's mean entry length
-  // (0: unknown), which sizes a lookup's first read of an entry.
+  // null: no block cache; its blocks go under `cache_id` there
+  // (TableView::block_cache_id). `entry_bytes`: the file's mean entry
+  // length (0: unknown), which sizes a lookup's first read of an entry.
   LogBlockReader(const SectionReader* file, const BlockTable* blocks,
-                 Cache* cache = nullptr, uint64_t entry_bytes = 0);
+                 Cache* cache = nullptr, uint64_t cache_id = 0,
+                 uint64_t entry_bytes = 0);
 
   // Makes `*contents` the (uncompressed) contents of block `b`: in place
   // with mmap and no compression, else in `*buf`. Verifies the checksum if

@@ -36,7 +36,7 @@ Status LogLayout::Open(const TableView* view) {
   const uint64_t entry_bytes =
       meta.num_entries == 0 ? 0 : meta.log_logical_bytes / meta.num_entries;
   log_.reset(new LogBlockReader(&file, &blocks_, view->block_cache(),
-                                entry_bytes));
+                                view->block_cache_id(), entry_bytes));
   SetSamples(view, meta.log_logical_bytes);
   return Status::OK();
 }

@@ -21,7 +21,7 @@ Status PagedLayout::Open(const TableView* view) {
   // lookup its read and checksum.
   if (!view->mmap() && view->block_cache() != nullptr) {
     cache_ = view->block_cache();
-    cache_id_ = cache_->NewId();
+    cache_id_ = view->block_cache_id();
   }
   SetSamples(view, 0);
   // The meta block's checks bound the entries by the pages (at least one

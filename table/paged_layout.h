@@ -37,6 +37,10 @@ class PagedLayout : public Layout {
   static constexpr const char* kDirectoryPart = "page index";
 
   Status Open(const TableView* view) override;
+  Status LoadForLookups() override {
+    const PageIndex* index = nullptr;
+    return Index(&index);
+  }
   uint64_t HashOf(const Slice& user_key) const override;
   // The page's tail. The hint names the key's page and where in it the
   // entry likely starts (MakeHint).

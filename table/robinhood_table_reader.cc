@@ -44,14 +44,16 @@ Status RobinHoodTableReader::Init(SequenceNumber largest_seqno) {
   const std::string& fname = file_name();
   std::string buf;
   Slice contents;
-  layout_ = LayoutKindOf(meta).make();
-  s = layout_->Open(this);
-  if (!s.ok()) return s;
-
   std::unique_ptr<TableProperties> props;
   s = ReadPropertiesSection(file_, tail_, ioptions_, &props);
   if (!s.ok()) return s;
   properties_ = std::move(props);
+  if (block_cache_ != nullptr) block_cache_id_ = BlockCacheId();
+
+  layout_ = LayoutKindOf(meta).make();
+  s = layout_->Open(this);
+  if (s.ok() && !mmap()) s = layout_->LoadForLookups();
+  if (!s.ok()) return s;
   s = GlobalSeqnoOf(*properties_, largest_seqno, fname, meta.properties.offset,
                     &global_seqno_);
   if (!s.ok()) return s;
@@ -63,6 +65,23 @@ Status RobinHoodTableReader::Init(SequenceNumber largest_seqno) {
     s = filter_.Open(file_, meta.filter);
   }
   return s;
+}
+
+uint64_t RobinHoodTableReader::BlockCacheId() const {
+  // Both are needed: ingestion and imports give a file a new number, and
+  // SstFileWriter numbers its files within a session of its own (0: none).
+  const TableProperties& p = *properties_;
+  if (p.db_session_id.empty() || p.orig_file_number == 0) {
+    return block_cache_->NewId();
+  }
+  std::string id = p.db_id;
+  id.push_back('\0');
+  id.append(p.db_session_id);
+  id.push_back('\0');
+  PutFixed64(&id, p.orig_file_number);
+  // The top bit keeps it apart from the cache's own ids, which count up
+  // from 1.
+  return KeyHash(id, /*seed=*/0x5eed) | (uint64_t{1} << 63);
 }
 
 // Range deletions:

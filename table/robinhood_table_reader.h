@@ -30,6 +30,8 @@ class RobinHoodTableReader : public TableReader, private TableView {
   // `immortal` is TableReaderOptions::immortal: RocksDB keeps the reader
   // while the DB is open (a read-only DB with max_open_files=-1), so a
   // value handed out of the mapping needs nothing to stay valid.
+  // A file read without mmap loads at open what lookups keep
+  // (Layout::LoadForLookups), as BlockBasedTable reads its index block.
   static Status Open(const ImmutableOptions& ioptions,
                      const InternalKeyComparator& icmp,
                      std::unique_ptr<RandomAccessFileReader>&& file,
@@ -87,6 +89,8 @@ class RobinHoodTableReader : public TableReader, private TableView {
                        std::shared_ptr<Cache> block_cache, bool immortal);
   Status Init(SequenceNumber largest_seqno);
   Status LoadRangeDels(const Slice& contents);
+  // TableView::block_cache_id(), from the properties. REQUIRES: a cache.
+  uint64_t BlockCacheId() const;
   void RecordTick(Tickers ticker) const {
     if (ioptions_.stats != nullptr) ioptions_.stats->recordTick(ticker, 1);
   }

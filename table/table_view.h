@@ -44,6 +44,13 @@ class TableView {
   HashFunction hash_function() const { return hash_; }
   // Null if lookups keep no decompressed blocks (log_block_reader.h).
   Cache* block_cache() const { return block_cache_.get(); }
+  // The id this file's blocks, pages or pages of slots go under in the
+  // block cache (with their numbers): the same for every reader of the
+  // file where its properties name it (the session that wrote it and the
+  // file's number there, as BlockBasedTable's cache keys), so a reader the
+  // table cache drops and opens again, or a DB opened again with the same
+  // cache, finds them there; else one of the cache's own, this reader's.
+  uint64_t block_cache_id() const { return block_cache_id_; }
 
   // The pinner a lookup hands RocksDB with `value`, so that a caller's
   // PinnableSlice points at it instead of a copy: for a value in the
@@ -88,6 +95,7 @@ class TableView {
   const HashFunction hash_;
   const std::shared_ptr<Cache> block_cache_;
   SequenceNumber global_seqno_ = kDisableGlobalSequenceNumber;
+  uint64_t block_cache_id_ = 0;
   // RocksDB keeps the reader while the DB is open (TableReaderOptions).
   const bool immortal_;
 };

@@ -1022,6 +1022,80 @@ TEST_P(MultiGetPrepareTest, ReadsThatMustNotBlockAnswerFromTheBlockCache) {
       VerifyAll(model, "compacted DB, kBlockCacheTier", cache_only));
 }
 
+// What a shared block cache holds of a file stays found when the file's
+// readers are opened again (a table cache that dropped them, a DB opened
+// again with the same cache): the blocks and pages go under keys the file
+// names (its writer's session and its number there, which ingested and
+// compacted files carry), so reads that may not block answer from them,
+// and nothing is cached twice.
+TEST_P(MultiGetPrepareTest, ReopenedReadersFindTheirBlocksInTheCache) {
+  if (mmap()) GTEST_SKIP() << "mapped files are read in place";
+  Model model;
+  ASSERT_NO_FATAL_FAILURE(IngestThree(&model));
+  std::shared_ptr<Cache> cache = NewLRUCache(8 << 20);
+  rh_.block_cache = cache;
+  options_.table_factory.reset(NewRobinHoodTableFactory(rh_));
+  ReadOptions cache_only;
+  cache_only.read_tier = kBlockCacheTier;
+  for (bool compacted : {false, true}) {
+    SCOPED_TRACE(compacted ? "compacted" : "ingested");
+    db_.reset();
+    ASSERT_OK(test_util::OpenDB(options_, dbname_, &db_));
+    if (compacted) {
+      CompactRangeOptions cro;
+      cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
+      ASSERT_OK(db_->CompactRange(cro, nullptr, nullptr));
+      ASSERT_NO_FATAL_FAILURE(ExpectLayout(layout()));
+    }
+    ASSERT_NO_FATAL_FAILURE(VerifyAll(model, "filling the cache"));
+    const size_t held = test_util::HeldBytes(*cache);
+    EXPECT_GT(held, 0u);
+    db_.reset();
+    ASSERT_OK(test_util::OpenDB(options_, dbname_, &db_));
+    ASSERT_NO_FATAL_FAILURE(
+        VerifyAll(model, "reopened, kBlockCacheTier", cache_only));
+    ASSERT_NO_FATAL_FAILURE(VerifyAll(model, "reopened"));
+    EXPECT_EQ(test_util::HeldBytes(*cache), held)
+        << "a reopened reader cached its blocks again";
+  }
+}
+
+// Files that hold the same keys in the same bytes but other values never
+// answer from each other's cached blocks: two files of one SstFileWriter
+// (one session, numbers 1 and 2), ingested into two DBs that share a
+// block cache, each read through it turn about.
+TEST_P(MultiGetPrepareTest, OtherFilesNeverShareCachedBlocks) {
+  if (mmap()) GTEST_SKIP() << "mapped files are read in place";
+  rh_.block_cache = NewLRUCache(8 << 20);
+  options_.table_factory.reset(NewRobinHoodTableFactory(rh_));
+  const std::string other = dbname_ + "_other";
+  ASSERT_OK(DestroyDB(other, options_));
+  SstFileWriter writer(EnvOptions(), options_);
+  std::vector<std::unique_ptr<DB>> dbs(2);
+  for (int d = 0; d < 2; ++d) {
+    const std::string file = dbname_ + "_file" + std::to_string(d) + ".sst";
+    ASSERT_OK(writer.Open(file));
+    // Values of one length in both files: only their bytes differ.
+    for (int i = 0; i < 600; i++) ASSERT_OK(writer.Put(Key(i), ValueOf(i, d)));
+    ASSERT_OK(writer.Finish());
+    ASSERT_OK(test_util::OpenDB(options_, d == 0 ? dbname_ : other, &dbs[d]));
+    ASSERT_OK(dbs[d]->IngestExternalFile({file}, IngestExternalFileOptions()));
+    Env::Default()->DeleteFile(file);
+  }
+  ASSERT_NE(test_util::LiveSstPaths(dbs[0].get()).size(), 0u);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int i = 0; i < 600; i++) {
+      for (int d = 0; d < 2; ++d) {
+        std::string v;
+        ASSERT_OK(dbs[d]->Get(ReadOptions(), Key(i), &v));
+        ASSERT_EQ(v, ValueOf(i, d)) << "pass " << pass << ", DB " << d;
+      }
+    }
+  }
+  dbs.clear();
+  EXPECT_OK(DestroyDB(other, options_));
+}
+
 TEST_P(MultiGetPrepareTest, EveryMultiGetAnswersAsGet) {
   Model model;
   ASSERT_NO_FATAL_FAILURE(IngestThree(&model));

@@ -130,7 +130,9 @@ struct RobinHoodTableOptions {
   // (ReadOptions::fill_cache) put the blocks they read there (scans of
   // inline files read around it); compactions read around it. Reads that
   // may not block (ReadOptions::read_tier kBlockCacheTier) answer from it. Give it the same cache as
-  // BlockBasedTableOptions::block_cache to hold both to one budget.
+  // BlockBasedTableOptions::block_cache to hold both to one budget. A
+  // file's entries there stay found when it is opened again (keyed, as
+  // BlockBasedTable's, by the session that wrote it and its number).
   // Uncompressed files read with mmap never use it: their entries are read
   // where they lie. In option strings, a capacity: block_cache=1G. Not
   // written to OPTIONS files (as BlockBasedTable's). Empty: each lookup in
