@@ -53,6 +53,7 @@ class Layout {
   // layout's page index), for a reader of a file not mapped, so reads that
   // may not block find it there, as BlockBasedTable's find the index block
   // it reads at open. (Mapped, it is memory: read when first needed.)
+  // What it finds damaged, the lookups that need it report.
   virtual Status LoadForLookups() { return Status::OK(); }
 
   // What lookups of `user_key` hash with (0 where none is needed).

@@ -52,8 +52,11 @@ Status RobinHoodTableReader::Init(SequenceNumber largest_seqno) {
 
   layout_ = LayoutKindOf(meta).make();
   s = layout_->Open(this);
-  if (s.ok() && !mmap()) s = layout_->LoadForLookups();
   if (!s.ok()) return s;
+  // Damage there is left for the lookups that need it to report, as
+  // before: a file that opens keeps its other parts readable (its scans,
+  // its properties), and a DB that opens every file at once still opens.
+  if (!mmap()) layout_->LoadForLookups().PermitUncheckedError();
   s = GlobalSeqnoOf(*properties_, largest_seqno, fname, meta.properties.offset,
                     &global_seqno_);
   if (!s.ok()) return s;
