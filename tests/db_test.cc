@@ -986,7 +986,9 @@ TEST_P(MultiGetPrepareTest, ReadsThatMustNotBlockAnswerFromTheBlockCache) {
   }
   // (Mapped compressed blocks are memory: decompressed, they fill it.)
   const size_t usage = cache->GetUsage();
-  if (!mmap()) EXPECT_EQ(usage, 0u);
+  if (!mmap()) {
+    EXPECT_EQ(usage, 0u);
+  }
 
   ReadOptions no_fill;
   no_fill.fill_cache = false;
@@ -994,7 +996,9 @@ TEST_P(MultiGetPrepareTest, ReadsThatMustNotBlockAnswerFromTheBlockCache) {
   EXPECT_EQ(cache->GetUsage(), usage) << "a read that may not fill filled";
   ASSERT_NO_FATAL_FAILURE(VerifyAll(model, "filling the cache"));
   // What lookups read without mmap.
-  if (!mmap()) EXPECT_GT(cache->GetUsage(), 0u);
+  if (!mmap()) {
+    EXPECT_GT(cache->GetUsage(), 0u);
+  }
   ASSERT_NO_FATAL_FAILURE(VerifyAll(model, "kBlockCacheTier", cache_only));
 
   // Iterators: once a scan has filled the cache, one that may not read
