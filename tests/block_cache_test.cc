@@ -50,9 +50,10 @@ class BlockCacheTest
         checker_(model_, file_.path()) {}
 
   CompressionType codec() const { return std::get<0>(GetParam()); }
-  // A cache of the case's kind.
+  // A cache of the case's kind; a strict one in one shard.
   std::shared_ptr<Cache> NewCache(size_t capacity, bool strict = false) {
-    return test_util::NewCacheOf(std::get<1>(GetParam()), capacity, strict);
+    return test_util::NewCacheOf(std::get<1>(GetParam()), capacity,
+                                 strict ? 0 : -1, strict);
   }
 
   // Builds the model with `cache` as the table's block cache, compressed
@@ -138,7 +139,9 @@ TEST_P(BlockCacheTest, LookupsComeFromTheCacheOnceRead) {
   EXPECT_EQ(CompressedBlockReads(), 0u);
   EXPECT_EQ(Held(*cache), usage);
 
-  // Another reader of the file keeps blocks of its own.
+  // Another reader of the file keeps blocks of its own: the harness's
+  // builder records no session and file number, which would key them
+  // alike (db_test ReopenedReadersFindTheirBlocksInTheCache).
   std::unique_ptr<TableReader> other;
   ASSERT_OK(file_.Open(/*mmap=*/true, &other));
   checker_.Gets(other.get(), true, &r);

@@ -178,10 +178,7 @@ class StressTest : public testing::TestWithParam<StressCase> {
     rh.load_factor = 0.9;
     // Far smaller than the data: blocks and pages come and go while
     // iterators pin them.
-    rh.block_cache = GetParam().cache == test_util::CacheKind::kLru
-                         ? NewLRUCache(256 << 10, 2)
-                         : HyperClockCacheOptions(256 << 10, 4096, 2)
-                               .MakeSharedCache();
+    rh.block_cache = test_util::NewCacheOf(GetParam().cache, 256 << 10, 2);
     o.table_factory.reset(NewRobinHoodTableFactory(rh));
     // In place raw blocks with mmap; without, compressed blocks above the
     // last level and raw ones (log, paged or inline) in it, all read

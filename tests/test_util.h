@@ -106,14 +106,15 @@ inline CompressionType BestCodec() {
 // The block caches a user may give a table: RocksDB's LRU cache, and the
 // HyperClockCache RocksDB recommends for block caches since 8.x (lock-free
 // lookups, 16-byte keys only, a table sized from an estimated entry
-// charge). `strict`: inserts past `capacity` fail, in one shard.
+// charge). `shard_bits` as RocksDB's (-1: its choice); `strict`: inserts
+// past `capacity` fail.
 enum class CacheKind { kLru, kHyperClock };
 inline const char* CacheKindName(CacheKind k) {
   return k == CacheKind::kLru ? "lru" : "hyperclock";
 }
 inline std::shared_ptr<Cache> NewCacheOf(CacheKind kind, size_t capacity,
+                                         int shard_bits = -1,
                                          bool strict = false) {
-  const int shard_bits = strict ? 0 : -1;
   if (kind == CacheKind::kLru) {
     return NewLRUCache(capacity, shard_bits, strict);
   }
