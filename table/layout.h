@@ -72,6 +72,15 @@ class Layout {
   // Whether PrefetchHome searches (the paged layout's page index) rather
   // than computes the home from the hash or the key.
   virtual bool SearchesForHome() const { return false; }
+  // PrefetchHome's search alone, asking for no line: the same hint. A
+  // lookup that expects its filter to rule the key out searches while the
+  // filter's line comes and asks for the home only after a yes
+  // (PrefetchFoundHome). Where the home is computed: PrefetchHome.
+  virtual Hint FindHome(const Slice& user_key, uint64_t hash) const {
+    return PrefetchHome(user_key, hash);
+  }
+  // What PrefetchHome asks for, for the home FindHome found.
+  virtual void PrefetchFoundHome(Hint /*hint*/) const {}
   // A single lookup (Get) past its filter, its home on its way: what the
   // lookup reads after its home, where PrefetchHome could guess it without
   // reading (the hint carries the guess), so the two arrive together. Not

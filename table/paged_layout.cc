@@ -143,6 +143,18 @@ Layout::Hint PagedLayout::PrefetchHome(const Slice& user_key,
   return hint;
 }
 
+Layout::Hint PagedLayout::FindHome(const Slice& user_key,
+                                   uint64_t /*hash*/) const {
+  Hint hint = kNoHint;
+  MappedPageOf(user_key, &hint);
+  return hint;
+}
+
+void PagedLayout::PrefetchFoundHome(Hint hint) const {
+  if (hint == kNoHint || !view_->mmap()) return;
+  PrefetchTail(view_->file().mapping().data() + HintPage(hint) * page_bytes_);
+}
+
 void PagedLayout::PrefetchEntry(Hint hint) const {
   if (hint == kNoHint || !view_->mmap()) return;
   PrefetchAround(view_->file().mapping().data() + HintPage(hint) * page_bytes_,

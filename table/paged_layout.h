@@ -46,6 +46,8 @@ class PagedLayout : public Layout {
   // entry likely starts (MakeHint).
   Hint PrefetchHome(const Slice& user_key, uint64_t hash) const override;
   bool SearchesForHome() const override { return true; }
+  Hint FindHome(const Slice& user_key, uint64_t hash) const override;
+  void PrefetchFoundHome(Hint hint) const override;
   // The lines around the entry's guessed start, where entries are short
   // enough to guess (guess_used_).
   void PrefetchEntry(Hint hint) const override;

@@ -150,18 +150,26 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     // The home first where the layout computes it (slots, a log's index:
     // the longer wait, started before the filter's hash is taken); the
     // filter's line first where the home takes a search (the paged
-    // layout's), which the line arrives during.
+    // layout's), which the line arrives during. There, while a quarter or
+    // more of the file's lookups miss, the home's lines wait for the
+    // filter's yes (miss_share.h).
     const bool search = layout_->SearchesForHome();
+    const bool expect_miss = search && misses_.MostlyMisses();
     if (!search) hint = layout_->PrefetchHome(target.user_key, hash);
     const uint64_t filter_hash =
         filter_.hashed() ? FilterHash(target.user_key, hash) : 0;
     if (filter_.hashed()) filter_.Prefetch(filter_hash);
-    if (search) hint = layout_->PrefetchHome(target.user_key, hash);
+    if (search) {
+      hint = expect_miss ? layout_->FindHome(target.user_key, hash)
+                         : layout_->PrefetchHome(target.user_key, hash);
+    }
     bool may = true;
     s = filter_.KeyMayMatch(target.user_key, filter_hash, &may);
     if (!s.ok()) return s;
     RecordTick(may ? BLOOM_FILTER_FULL_POSITIVE : BLOOM_FILTER_USEFUL);
+    if (search) misses_.Note(!may, hash);
     if (!may) return Status::OK();
+    if (expect_miss) layout_->PrefetchFoundHome(hint);
     layout_->PrefetchEntry(hint);
   }
   const CacheUse use = UseOf(ro);

@@ -13,6 +13,7 @@
 #include "rocksdb/statistics.h"
 #include "rocksdb_robinhood/robinhood_table.h"
 #include "table/compat.h"
+#include "table/miss_share.h"
 #include "table/table_reader.h"
 #include "table/table_view.h"
 
@@ -117,6 +118,8 @@ class RobinHoodTableReader : public TableReader, private TableView {
   const ImmutableOptions& ioptions_;
   std::shared_ptr<const TableProperties> properties_;
   std::shared_ptr<FragmentedRangeTombstoneList> range_dels_;
+  // How often Get's filter says no, where the home takes a search.
+  MissShare misses_;
 };
 
 }  // namespace robinhood

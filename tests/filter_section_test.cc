@@ -2,7 +2,8 @@
 // (hash_filter.h): what the builder keeps alive, that its bytes do not
 // depend on the host's defaults or on a memory bound, the alignment
 // padding, the reader's answers in place and from a copy, its false
-// positive rate, and what it makes of a damaged or unknown filter.
+// positive rate, and what it makes of a damaged or unknown filter; and
+// the share of lookups it rules out as a reader keeps it (miss_share.h).
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -13,6 +14,7 @@
 #include "rocksdb/file_system.h"
 #include "table/filter_section.h"
 #include "table/hash_index.h"
+#include "table/miss_share.h"
 #include "table/spill_buffer.h"
 #include "tests/test_util.h"
 #include "util/coding.h"
@@ -236,6 +238,49 @@ TEST(FilterSectionTest, DamagedOrUnknownHashFilter) {
     ASSERT_OK(f.Init(s, 0, false, "t.sst"));
     EXPECT_FALSE(f.usable());
   }
+}
+
+// The share follows the lookups: none at first, most of them once misses
+// run, and back when hits do; around the quarter it turns on, the side it
+// lands on follows the share.
+TEST(MissShareTest, FollowsTheFilterAnswers) {
+  std::mt19937_64 rng(11);
+  MissShare share;
+  EXPECT_FALSE(share.MostlyMisses());
+  auto run = [&](int lookups, double miss_share) {
+    for (int i = 0; i < lookups; ++i) {
+      share.Note(std::uniform_real_distribution<double>()(rng) < miss_share,
+                 rng());
+    }
+  };
+  run(2000, 0.0);
+  EXPECT_FALSE(share.MostlyMisses());
+  run(2000, 1.0);
+  EXPECT_TRUE(share.MostlyMisses());
+  run(2000, 0.0);
+  EXPECT_FALSE(share.MostlyMisses());
+  run(4000, 0.6);
+  EXPECT_TRUE(share.MostlyMisses());
+  run(4000, 0.05);
+  EXPECT_FALSE(share.MostlyMisses());
+}
+
+// One key in eight, by hash, moves it: lookups of keys whose hashes fall
+// outside the sample leave it as it was, so concurrent lookups seldom
+// write it.
+TEST(MissShareTest, OnlySampledHashesMoveIt) {
+  MissShare share;
+  for (uint64_t i = 0; i < 10000; ++i) {
+    share.Note(true, (uint64_t{1 + i % 7} << 61) | i);
+  }
+  EXPECT_FALSE(share.MostlyMisses());
+  int notes = 0;
+  while (!share.MostlyMisses()) {
+    share.Note(true, static_cast<uint64_t>(notes));
+    ASSERT_LT(++notes, 100);
+  }
+  // From none to a quarter at 1/16 a sample: 5 samples.
+  EXPECT_EQ(notes, 5);
 }
 
 }  // namespace

@@ -851,6 +851,45 @@ TEST(TableTest, PagedLookupsGuessWhereTheirEntryLies) {
   }
 }
 
+// A file whose lookups mostly miss asks for a key's page only after its
+// filter's yes (miss_share.h). The keys it has, looked up right after a
+// run of misses (in that order) and then in a run of hits (back in the
+// other), are found with their values, and absent keys are not.
+TEST(TableTest, PagedLookupsAnswerAfterRunsOfMisses) {
+  std::mt19937_64 rng(9);
+  std::map<std::string, std::string> sorted;
+  while (sorted.size() < 5000) {
+    std::string k(8 + rng() % 25, '\0');
+    for (char& c : k) c = static_cast<char>(rng());
+    sorted.emplace(k, std::string(100, static_cast<char>('a' + rng() % 26)));
+  }
+  Entries entries;
+  std::vector<std::string> keys;
+  for (const auto& kv : sorted) {
+    entries.emplace_back(IKey(kv.first, 0, kTypeValue), kv.second);
+    keys.push_back(kv.first);
+  }
+  for (const bool mmap : {true, false}) {
+    SCOPED_TRACE(mmap ? "mmap" : "pread");
+    Harness h(mmap);
+    ASSERT_OK(h.Build(entries, RobinHoodTableOptions(), &KeyHash, nullptr));
+    std::unique_ptr<TableReader> t;
+    ASSERT_OK(h.Open(&t));
+    ASSERT_NE(ViewOf(t.get()).layout().AsPaged(), nullptr);
+    ASSERT_TRUE(ViewOf(t.get()).filter().usable());
+    for (int round = 0; round < 3; ++round) {
+      for (int i = 0; i < 2000; ++i) {
+        CheckGet(t.get(), entries, keys[rng() % keys.size()] + "\x01",
+                 kMaxSequenceNumber);
+      }
+      for (int i = 0; i < 1000; ++i) {
+        CheckGet(t.get(), entries, keys[rng() % keys.size()],
+                 kMaxSequenceNumber);
+      }
+    }
+  }
+}
+
 // Pages are never compressed: with a codec, a file takes them only where
 // its first entries would not compress by an eighth (as a log block is then
 // stored raw); compressible entries keep the log and its compressed blocks.

@@ -1,0 +1,47 @@
+// The share of a file's point lookups that its filter rules out, as a
+// moving average over a sample of them, so that a lookup can order its
+// reads for the answer it most likely gets. Where the home takes a search
+// (the paged layout's page index), a lookup that asks for the home's
+// lines before the filter's answer finds its entry sooner when the key is
+// there, and when it is not has asked for a page it never reads (in a
+// file of a gigabyte, a page walk and two lines from memory): on 10M keys
+// of 100-byte values, hits took 5% longer asking after the answer and
+// misses 20% less. The two orders cost the same at about one miss in
+// four.
+//
+// Without locks: concurrent lookups may lose one another's updates, which
+// only slows the average. One key in eight (by hash bits) updates it, so
+// lookups on several cores seldom write its line, which has nothing else.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+class MissShare {
+ public:
+  // A lookup of a key of hash `hash` that the filter ruled out (`miss`)
+  // or let through.
+  void Note(bool miss, uint64_t hash) {
+    if ((hash >> 61) != 0) return;
+    const uint32_t s = share_.load(std::memory_order_relaxed);
+    share_.store(miss ? s + ((kOne - s) >> kShift) : s - (s >> kShift),
+                 std::memory_order_relaxed);
+  }
+  // Whether more than a quarter of the sampled lookups lately were
+  // misses. False until lookups say otherwise.
+  bool MostlyMisses() const {
+    return share_.load(std::memory_order_relaxed) > kOne / 4;
+  }
+
+ private:
+  static constexpr uint32_t kOne = 1u << 16;
+  static constexpr int kShift = 4;  // each sample weighs 1/16
+  alignas(64) std::atomic<uint32_t> share_{0};
+  char pad_[64 - sizeof(std::atomic<uint32_t>)];
+};
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE
