@@ -10,8 +10,9 @@
 // four.
 //
 // Without locks: concurrent lookups may lose one another's updates, which
-// only slows the average. One key in eight (by hash bits) updates it, so
-// lookups on several cores seldom write its line, which has nothing else.
+// only slows the average. One key in eight (by hash bits) updates it, and
+// only when it moves, so lookups on several cores seldom write its line,
+// which holds nothing else.
 #pragma once
 
 #include <atomic>
@@ -27,8 +28,10 @@ class MissShare {
   void Note(bool miss, uint64_t hash) {
     if ((hash >> 61) != 0) return;
     const uint32_t s = share_.load(std::memory_order_relaxed);
-    share_.store(miss ? s + ((kOne - s) >> kShift) : s - (s >> kShift),
-                 std::memory_order_relaxed);
+    const uint32_t next =
+        miss ? s + ((kOne - s) >> kShift) : s - (s >> kShift);
+    // Where lookups all hit or all miss it stays put: no write at all.
+    if (next != s) share_.store(next, std::memory_order_relaxed);
   }
   // Whether more than a quarter of the sampled lookups lately were
   // misses. False until lookups say otherwise.
