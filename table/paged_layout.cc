@@ -135,11 +135,9 @@ void PagedLayout::PrefetchAround(const char* page, uint32_t offset) const {
 }
 
 Layout::Hint PagedLayout::PrefetchHome(const Slice& user_key,
-                                       uint64_t /*hash*/) const {
-  Hint hint = kNoHint;
-  const char* page = MappedPageOf(user_key, &hint);
-  if (page == nullptr) return kNoHint;
-  PrefetchTail(page);
+                                       uint64_t hash) const {
+  const Hint hint = FindHome(user_key, hash);
+  PrefetchFoundHome(hint);
   return hint;
 }
 

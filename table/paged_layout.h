@@ -31,7 +31,7 @@
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
-class PagedLayout : public Layout {
+class PagedLayout final : public Layout {
  public:
   static constexpr const char* kIndexPart = "pages";
   static constexpr const char* kDirectoryPart = "page index";
