@@ -7,6 +7,13 @@
 //
 //   rh_hit_miss --db=/tmp/db_bench_ext/sparkey-robinhood --workload=sparkey
 //               --num=10000000 [--rounds=40] [--block=20000] [--seed=7]
+//               [--multiget=B] [--read_only]
+//
+// --multiget=B looks the keys up B at a time with the std::vector
+// DB::MultiGet most applications call; --read_only opens the DB read-only,
+// which for a DB whose files all sit in one level (db_bench_ext's, after
+// its full compaction) is RocksDB's compacted DB, whose MultiGet calls
+// TableReader::Prepare for each key of a batch before the Gets.
 //
 // Keys are db_bench_ext's (db_bench_ext/workload.h); reads are mapped, as
 // db_bench_ext's are. The DB is scanned once first, so every page of its
@@ -53,7 +60,8 @@ bool Flag(const char* arg, const char* name, std::string* value) {
 int main(int argc, char** argv) {
   std::string db_dir, workload = "sparkey", v;
   uint64_t num = 0, seed = 7;
-  int rounds = 40, block = 20000;
+  int rounds = 40, block = 20000, multiget = 0;
+  bool read_only = false;
   for (int i = 1; i < argc; ++i) {
     if (Flag(argv[i], "--db", &v)) {
       db_dir = v;
@@ -67,6 +75,10 @@ int main(int argc, char** argv) {
       block = atoi(v.c_str());
     } else if (Flag(argv[i], "--seed", &v)) {
       seed = strtoull(v.c_str(), nullptr, 10);
+    } else if (Flag(argv[i], "--multiget", &v)) {
+      multiget = atoi(v.c_str());
+    } else if (strcmp(argv[i], "--read_only") == 0) {
+      read_only = true;
     } else {
       fprintf(stderr, "rh_hit_miss: unknown argument %s\n", argv[i]);
       return 2;
@@ -74,10 +86,12 @@ int main(int argc, char** argv) {
   }
   db_bench_ext::Workload w;
   if (db_dir.empty() || num == 0 || rounds < 1 || block < 1 ||
+      multiget < 0 || (multiget > 0 && block % multiget != 0) ||
       !db_bench_ext::MakeWorkload(workload, 0, -1, &w)) {
     fprintf(stderr,
             "usage: rh_hit_miss --db=DIR --workload=sparkey|cuckoo --num=N "
-            "[--rounds=R] [--block=B] [--seed=S]\n");
+            "[--rounds=R] [--block=B] [--seed=S] [--multiget=M, M divides B] "
+            "[--read_only]\n");
     return 2;
   }
   Options options;
@@ -85,7 +99,8 @@ int main(int argc, char** argv) {
   options.allow_mmap_reads = true;
   options.max_open_files = -1;
   DB* raw = nullptr;
-  Status s = DB::Open(options, db_dir, &raw);
+  Status s = read_only ? DB::OpenForReadOnly(options, db_dir, &raw)
+                       : DB::Open(options, db_dir, &raw);
   if (!s.ok()) {
     fprintf(stderr, "rh_hit_miss: %s\n", s.ToString().c_str());
     return 1;
@@ -105,7 +120,30 @@ int main(int argc, char** argv) {
   char kbuf[db_bench_ext::Workload::kMaxKeySize];
   PinnableSlice value;
   uint64_t wrong = 0;
+  // A batch's keys live in one buffer so that their slices stay valid.
+  std::vector<char> batch_keys(
+      static_cast<size_t>(multiget) * db_bench_ext::Workload::kMaxKeySize);
+  std::vector<Slice> batch(multiget);
+  std::vector<std::string> values;
+  auto multi_lookups = [&](bool present) {
+    const double t0 = Now();
+    for (int i = 0; i < block; i += multiget) {
+      for (int j = 0; j < multiget; ++j) {
+        const uint64_t h =
+            present ? chooser.PresentHash() : chooser.AbsentHash();
+        batch[j] = keys.Key(
+            h, &batch_keys[static_cast<size_t>(j) *
+                           db_bench_ext::Workload::kMaxKeySize]);
+      }
+      std::vector<Status> r = db->MultiGet(ReadOptions(), batch, &values);
+      for (const Status& one : r) {
+        if (present ? !one.ok() : !one.IsNotFound()) wrong++;
+      }
+    }
+    return (Now() - t0) * 1e6 / block;
+  };
   auto lookups = [&](bool present) {
+    if (multiget > 0) return multi_lookups(present);
     const double t0 = Now();
     for (int i = 0; i < block; ++i) {
       const uint64_t h = present ? chooser.PresentHash() : chooser.AbsentHash();
