@@ -12,8 +12,10 @@ tools/setup.sh
 # A separate build tree with the flags on the command line: nothing in
 # CMakeLists.txt changes, and no other build tree is touched.
 flags="-fsanitize=thread -fno-omit-frame-pointer"
+# -O1 and line tables: what TSan's reports need (file and line of both
+# accesses), in less compile time than -O2 -g.
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS="$flags" \
+  -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" \
   -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=thread" >/dev/null
 cmake --build build-tsan -j2 --target stress_test
