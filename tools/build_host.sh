@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds a second RocksDB host the way production hosts are built: RocksDB
-# 9.11.2 from Debian's source package (unstable), release (NDEBUG, -O2,
+# 9.11.2 from Debian's source package (unstable), release (NDEBUG, -O3,
 # PORTABLE), static library only, RTTI on, snappy, lz4 and zstd, db_bench,
 # db_stress, ldb and sst_dump, with this repository in tree as
 # plugin/robinhood. Installs it
