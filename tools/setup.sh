@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake binutils dpkg-dev librocksdb-dev rocksdb-tools
+packages=(build-essential cmake ninja-build binutils dpkg-dev librocksdb-dev rocksdb-tools
           libgflags-dev libsnappy-dev libgtest-dev libgmock-dev
           python3 python3-matplotlib pkg-config
           python3-pybind11 pybind11-dev python3-pytest python3-dask
