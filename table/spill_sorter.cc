@@ -16,7 +16,6 @@ SpillSorter::SpillSorter(SpillDir* dir, size_t record_bytes, Less less,
     : dir_(dir),
       record_bytes_(record_bytes),
       less_(less),
-      budget_(budget),
       // Half the budget for records and their order while they arrive
       // (the other half is the writer's buffer and the builder's rest);
       // uint32_t positions.

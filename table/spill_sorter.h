@@ -50,7 +50,6 @@ class SpillSorter {
   SpillDir* const dir_;
   const size_t record_bytes_;
   const Less less_;
-  const size_t budget_;
   const size_t held_capacity_;  // records held before a run is written
   size_t read_buffer_;          // bytes a run's reader holds
   size_t fan_in_;               // runs merged at once
