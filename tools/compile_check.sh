@@ -7,10 +7,13 @@
 #
 #   tools/compile_check.sh TREE...        e.g. ~/rocksdb-11.8
 #   RH_CHECK_JOBS=2 (default: nproc)      parallel compiles per tree
+#   RH_CHECK_CXX=clang++ (default: g++)   the compiler (clang warns of
+#                                         things gcc does not, and back)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ $# -gt 0 ] || { echo "usage: $0 ROCKSDB_SOURCE_TREE..." >&2; exit 2; }
 jobs=${RH_CHECK_JOBS:-$(nproc)}
+cxx=${RH_CHECK_CXX:-g++}
 failed=0
 for tree in "$@"; do
   header="$tree/include/rocksdb/version.h"
@@ -22,7 +25,7 @@ for tree in "$@"; do
   if [ "$major" -gt 10 ] || { [ "$major" -eq 10 ] && [ "$minor" -ge 7 ]; }; then std=c++20; fi
   log=$(mktemp)
   printf '%s\n' table/*.cc | grep -v autoregister |
-    xargs -P "$jobs" -I{} sh -c 'g++ -std='"$std"' -fsyntax-only -I. -Iinclude \
+    xargs -P "$jobs" -I{} sh -c ''"$cxx"' -std='"$std"' -fsyntax-only -I. -Iinclude \
       -isystem "'"$tree"'" -isystem "'"$tree"'/include" \
       -DROCKSDB_PLATFORM_POSIX -DROCKSDB_LIB_IO_POSIX -DOS_LINUX -DNDEBUG \
       -DSNAPPY -DZLIB -DBZIP2 -DLZ4 -DZSTD \
