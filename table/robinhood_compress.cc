@@ -39,7 +39,7 @@ constexpr int kDefaultLevel = CompressionOptions::kDefaultCompressionLevel;
 #ifdef ZSTD
 // One compression context per thread: creating one costs more than
 // compressing a small block.
-ZSTD_CCtx* ThreadZstdContext() {
+ZSTD_CCtx* ThreadZstdCompressContext() {
   struct Free {
     void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
   };
@@ -135,7 +135,7 @@ bool Compress(CompressionType type, const CompressionOptions& opts,
 #endif
 #ifdef ZSTD
     case kZSTD: {
-      ZSTD_CCtx* ctx = ThreadZstdContext();
+      ZSTD_CCtx* ctx = ThreadZstdCompressContext();
       if (ctx == nullptr) return false;
       const size_t bound = ZSTD_compressBound(raw.size());
       out->resize(header + bound);

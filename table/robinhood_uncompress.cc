@@ -50,7 +50,7 @@ void GrowTo(std::string* buf, size_t size) {
 #ifdef ZSTD
 // One decompression context per thread: creating one costs more than
 // decompressing a small block.
-ZSTD_DCtx* ThreadZstdContext() {
+ZSTD_DCtx* ThreadZstdDecompressContext() {
   struct Free {
     void operator()(ZSTD_DCtx* c) const { ZSTD_freeDCtx(c); }
   };
@@ -159,7 +159,7 @@ Status Uncompress(CompressionType type, const Slice& compressed,
 #endif
 #ifdef ZSTD
     case kZSTD: {
-      ZSTD_DCtx* ctx = ThreadZstdContext();
+      ZSTD_DCtx* ctx = ThreadZstdDecompressContext();
       if (ctx == nullptr) return Status::MemoryLimit("zstd context");
       const size_t produced = ZSTD_decompressDCtx(ctx, dst, expected_size,
                                                   in.data(), in.size());

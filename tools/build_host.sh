@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds a second RocksDB host the way production hosts are built: RocksDB
 # 9.11.2 from Debian's source package (unstable), a release (NDEBUG, -O3,
-# PORTABLE) built by clang, static library only, RTTI on, snappy, lz4 and
-# zstd, db_bench, db_stress, ldb and sst_dump, with this repository in tree
-# as plugin/robinhood. Installs it into .deps/rocksdb-9.11.2/install.
+# PORTABLE) built by clang in unity batches, static library only, RTTI on,
+# snappy, lz4 and zstd, db_bench, db_stress, ldb and sst_dump, with this
+# repository in tree as plugin/robinhood. Installs it into
+# .deps/rocksdb-9.11.2/install.
 # Idempotent: the source is fetched once and the build folder kept, so a
 # second run only recompiles what changed in our sources (a few seconds
 # when nothing did).
@@ -83,8 +84,13 @@ ln -sfn "$root" "$src/plugin/robinhood"
 build=$base/build
 # clang: RocksDB's sources take it a fifth less time to compile than gcc
 # (docs/reliability.md), and a host built by another compiler than the
-# first host's checks that our code leans on neither.
+# first host's checks that our code leans on neither. A unity build, in
+# batches of 16 files (tools/host_unity.cmake): the library in well under
+# half the time, and our sources checked to compile batched, as some
+# users' builds take them.
 config=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
+  -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16
+  -DCMAKE_PROJECT_rocksdb_INCLUDE="$root/tools/host_unity.cmake"
   -DCMAKE_BUILD_TYPE=Release -DPORTABLE=1
   -DROCKSDB_BUILD_SHARED=OFF -DUSE_RTTI=ON
   -DWITH_SNAPPY=ON -DWITH_LZ4=ON -DWITH_ZLIB=OFF -DWITH_ZSTD=ON -DWITH_BZ2=OFF
