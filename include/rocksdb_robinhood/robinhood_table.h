@@ -182,7 +182,8 @@ struct RobinHoodTablePropertyNames {
   // The builder's index memory at its peak.
   static constexpr const char* kBuilderPeakBytes =
       "rocksdb.robinhood.builder.peak.bytes";
-  // "inline" or "log" (format version 2 on; version 1 files are "log").
+  // "inline", "paged" or "log" (format version 2 on; version 1 files are
+  // "log").
   static constexpr const char* kLayout = "rocksdb.robinhood.layout";
   // Of an inline file: "key" if its slots are in key order, else "hash".
   static constexpr const char* kSlotOrder = "rocksdb.robinhood.slot.order";
