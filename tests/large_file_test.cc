@@ -118,7 +118,8 @@ TEST_P(LargeFileTest, PastFourGiBBuildsReadsVerifiesAndIngests) {
   ASSERT_OK(db->IngestExternalFile({sst}, ingest));
   // The entry near the 4 GiB line, by the share of the file before it
   // (every layout here spreads its entries evenly).
-  const int line = static_cast<int>(double(n) * double(kFourGiB) / double(file_size));
+  const int line =
+      static_cast<int>(double(n) * double(kFourGiB) / double(file_size));
   const int window = std::max(200, n / 2000);
   for (bool mmap : {false, true}) {
     SCOPED_TRACE(mmap ? "mmap" : "pread");
