@@ -23,7 +23,8 @@ std::string BlockTableBuilder::Finish() const {
   return out;
 }
 
-Status BlockTable::Init(const Slice& contents, uint64_t log_file_bytes,
+Status BlockTable::Init(const Slice& contents, uint64_t log_offset,
+                        uint64_t log_file_bytes,
                         uint64_t log_logical_bytes, uint32_t log_block_size,
                         const std::string& file, uint64_t section_offset) {
   auto bad = [&](const char* what) {
@@ -36,7 +37,7 @@ Status BlockTable::Init(const Slice& contents, uint64_t log_file_bytes,
   if (!GetVarint64(&in, &count) || count > in.size() / 2) {
     return bad("bad block count");
   }
-  starts_.assign(1, Start{0, 0});
+  starts_.assign(1, Start{0, log_offset});
   starts_.reserve(count + 1);
   for (uint64_t b = 0; b < count; ++b) {
     uint64_t stored = 0, logical = 0;
@@ -45,7 +46,7 @@ Status BlockTable::Init(const Slice& contents, uint64_t log_file_bytes,
     }
     // Blocks are never empty, and never stored larger than raw.
     if (logical == 0 || stored <= kTrailer || stored > logical + kTrailer ||
-        stored > log_file_bytes - starts_.back().file) {
+        stored > log_file_bytes - (starts_.back().file - log_offset)) {
       return bad("block size out of range");
     }
     // What a compressed block may claim is bounded by what it stores, so
@@ -66,7 +67,7 @@ Status BlockTable::Init(const Slice& contents, uint64_t log_file_bytes,
                             starts_.back().file + stored});
   }
   if (!in.empty()) return bad("trailing bytes");
-  if (starts_.back().file != log_file_bytes ||
+  if (starts_.back().file - log_offset != log_file_bytes ||
       starts_.back().logical != log_logical_bytes) {
     return bad("block sizes do not add up to the log size");
   }

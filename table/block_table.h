@@ -7,7 +7,8 @@
 //                   varint64 logical_bytes } uncompressed contents
 // stored_bytes == logical_bytes + 5 for a raw block; a compressed block is
 // always smaller (it is stored raw otherwise).
-// Blocks are contiguous from file offset 0, so offsets are prefix sums.
+// Blocks are contiguous from the log's start (file offset 0 but in a log
+// tail: table_meta.h), so offsets are prefix sums.
 //
 // In memory, a lookup first guesses the block from the address's share of
 // the log (blocks hold about the same logical bytes) and checks it and its
@@ -59,9 +60,11 @@ struct BlockLocation {
 
 class BlockTable {
  public:
-  // Decodes the section and checks it against the meta block's totals.
-  // `section_offset` locates the section in errors.
-  Status Init(const Slice& contents, uint64_t log_file_bytes,
+  // Decodes the section and checks it against the meta block's totals,
+  // for a log that starts at `log_offset` in the file (0 but after a log
+  // tail's pages). `section_offset` locates the section in errors.
+  Status Init(const Slice& contents, uint64_t log_offset,
+              uint64_t log_file_bytes,
               uint64_t log_logical_bytes, uint32_t log_block_size,
               const std::string& file, uint64_t section_offset);
 

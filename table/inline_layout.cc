@@ -7,9 +7,8 @@
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
-Status InlineLayout::Open(const TableView* view) {
+Status InlineLayout::Open(const TableView* view, const TableMeta& meta) {
   view_ = view;
-  const TableMeta& meta = view->meta();
   // The slots stay in the file (pages are checked as lookups reach them);
   // the directory's head comes into memory, checked.
   Status s = table_.Init(&view->file(), meta, view->icmp().user_comparator());

@@ -20,7 +20,7 @@ class InlineLayout : public Layout {
   static constexpr const char* kIndexPart = "inline slots";
   static constexpr const char* kDirectoryPart = "inline directory";
 
-  Status Open(const TableView* view) override;
+  Status Open(const TableView* view, const TableMeta& meta) override;
   // Slots in key order are found by the key's rank, not a hash.
   uint64_t HashOf(const Slice& user_key) const override;
   bool HashIsKeyHash() const override { return !table_.key_ordered(); }

@@ -5,6 +5,7 @@
 #include "table/inline_layout.h"
 #include "table/log_layout.h"
 #include "table/paged_layout.h"
+#include "table/paged_log_layout.h"
 #include "table/table_view.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -61,13 +62,17 @@ std::unique_ptr<Layout> Make() {
 
 const LayoutKind& LayoutKindOf(const TableMeta& meta) {
   static const LayoutKind kLog{LogLayout::kIndexPart, LogLayout::kDirectoryPart,
-                               &Make<LogLayout>};
+                               nullptr, nullptr, &Make<LogLayout>};
   static const LayoutKind kInline{InlineLayout::kIndexPart,
-                                  InlineLayout::kDirectoryPart,
-                                  &Make<InlineLayout>};
+                                  InlineLayout::kDirectoryPart, nullptr,
+                                  nullptr, &Make<InlineLayout>};
   static const LayoutKind kPaged{PagedLayout::kIndexPart,
-                                 PagedLayout::kDirectoryPart,
-                                 &Make<PagedLayout>};
+                                 PagedLayout::kDirectoryPart, nullptr,
+                                 nullptr, &Make<PagedLayout>};
+  static const LayoutKind kPagedLog{
+      PagedLayout::kIndexPart, PagedLayout::kDirectoryPart,
+      LogLayout::kIndexPart, LogLayout::kDirectoryPart, &Make<PagedLogLayout>};
+  if (meta.has_log_tail()) return kPagedLog;
   if (meta.is_paged()) return kPaged;
   return meta.is_inline() ? kInline : kLog;
 }

@@ -9,6 +9,9 @@
 //                                   table itself (inline_table.h)
 //   PagedLayout (paged_layout.h)    entries in key order in pages, found
 //                                   through a page index (page_index.h)
+//   PagedLogLayout                  pages, then a log of the file's last
+//     (paged_log_layout.h)          entries: the two layouts above, each
+//                                   over its part of the file
 //
 // The meta block's flags say which a file has (LayoutKindOf, the one
 // place that tells them apart). docs/format.md draws each. A third layout
@@ -40,14 +43,17 @@ class TableView;
 class LogLayout;
 class InlineLayout;
 class PagedLayout;
+class PagedLogLayout;
 
 class Layout {
  public:
   virtual ~Layout() = default;
 
   // Reads and checks the layout's sections of `view`'s file (which
-  // outlives this): Corruption naming the part for any damage.
-  virtual Status Open(const TableView* view) = 0;
+  // outlives this), as `meta` describes them (the file's meta block, or a
+  // part of it: TableMeta::PagesPart, LogPart): Corruption naming the part
+  // for any damage.
+  virtual Status Open(const TableView* view, const TableMeta& meta) = 0;
 
   // Reads now what lookups would read the first time and keep (the paged
   // layout's page index), for a reader of a file not mapped, so reads that
@@ -137,6 +143,7 @@ class Layout {
   virtual const LogLayout* AsLog() const { return nullptr; }
   virtual const InlineLayout* AsInline() const { return nullptr; }
   virtual const PagedLayout* AsPaged() const { return nullptr; }
+  virtual const PagedLogLayout* AsPagedLog() const { return nullptr; }
 
  protected:
   // Hands the entry `key`, `value` of `view`'s file to `get_context`:
@@ -153,8 +160,9 @@ class Layout {
   static Status SaveCompactedPut(const TableView& view,
                                  const ParsedInternalKey& target,
                                  const Slice& value, GetContext* get_context);
-  // Where Samples finds the sparse index of `view`'s file, whose
-  // addresses must lie below `address_limit`. Reads nothing.
+  // Where Samples finds the sparse index of `view`'s file (every layout's
+  // samples are the file's one sparse index), whose addresses must lie
+  // below `address_limit`. Reads nothing.
   void SetSamples(const TableView* view, uint64_t address_limit) {
     samples_view_ = view;
     samples_limit_ = address_limit;
@@ -181,6 +189,9 @@ class Layout {
 struct LayoutKind {
   const char* index_part;      // what the `index` handle holds
   const char* directory_part;  // what the `block_table` handle holds
+  // What `tail_index` and `tail_blocks` hold (null: the layout has none).
+  const char* tail_index_part;
+  const char* tail_directory_part;
   std::unique_ptr<Layout> (*make)();
 };
 const LayoutKind& LayoutKindOf(const TableMeta& meta);

@@ -7,9 +7,10 @@
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
-Status LogLayout::Open(const TableView* view) {
+Status LogLayout::Open(const TableView* view, const TableMeta& part) {
   view_ = view;
-  const TableMeta& meta = view->meta();
+  meta_ = part;
+  const TableMeta& meta = meta_;
   const SectionReader& file = view->file();
   const std::string& fname = view->file_name();
   // Hash index: in place with mmap, else in memory.
@@ -28,8 +29,9 @@ Status LogLayout::Open(const TableView* view) {
   Slice contents;
   s = file.ReadSection(meta.block_table, kDirectoryPart, &buf, &contents);
   if (s.ok()) {
-    s = blocks_.Init(contents, meta.log_file_bytes, meta.log_logical_bytes,
-                     meta.log_block_size, fname, meta.block_table.offset);
+    s = blocks_.Init(contents, meta.log_offset, meta.log_file_bytes,
+                     meta.log_logical_bytes, meta.log_block_size, fname,
+                     meta.block_table.offset);
   }
   if (!s.ok()) return s;
   // The mean entry sizes a lookup's first read; any value is safe.
@@ -49,7 +51,7 @@ void LogLayout::PrefetchAfterHome(const Slice& /*user_key*/, uint64_t hash,
                                   Hint /*hint*/) const {
   // With mmap the first candidate entry is addressable: bring it in too.
   if (!view_->mmap()) return;
-  const uint64_t log_bytes = view_->meta().log_logical_bytes;
+  const uint64_t log_bytes = meta_.log_logical_bytes;
   const char* mapping = view_->file().mapping().data();
   index_.Probe(hash, [&](uint64_t address) {
     if (address < log_bytes) __builtin_prefetch(mapping + FileOffsetOf(address));
@@ -63,11 +65,11 @@ Status LogLayout::FindNewest(const Slice& user_key, uint64_t hash, bool verify,
   Status s;
   *found = false;
   index_.Probe(hash, [&](uint64_t address) {
-    if (address >= view_->meta().log_logical_bytes) {
+    if (address >= meta_.log_logical_bytes) {
       s = CorruptionAt(view_->file_name(), kIndexPart,
                        "slot address " + std::to_string(address) +
                            " past the log",
-                       view_->meta().index.offset);
+                       meta_.index.offset);
       return true;
     }
     s = log_->ReadEntry(address, verify, buf, newest, pin);
@@ -149,8 +151,8 @@ bool LogLayout::ScansThroughCache() const {
 }
 
 uint64_t LogLayout::FileOffsetOf(uint64_t address) const {
-  const TableMeta& meta = view_->meta();
-  if (address >= meta.log_logical_bytes) return meta.log_file_bytes;
+  const TableMeta& meta = meta_;
+  if (address >= meta.log_logical_bytes) return meta.log_end();
   const BlockLocation loc = blocks_.Get(blocks_.Find(address));
   return loc.file_offset + (address - loc.logical_offset);
 }
@@ -161,7 +163,7 @@ uint64_t LogLayout::OffsetOf(const Slice& key) const {
   if (!Samples(&samples).ok() || samples->size() == 0) return 0;
   if (view_->icmp().Compare(key, samples->key(samples->size() - 1)) > 0) {
     // Past the last record: somewhere in the tail; count the tail as past.
-    return view_->meta().log_file_bytes;
+    return meta_.log_end();
   }
   return FileOffsetOf(samples->SeekAddress(key));
 }

@@ -24,7 +24,7 @@ class LogLayout : public Layout {
   static constexpr const char* kIndexPart = "hash index";
   static constexpr const char* kDirectoryPart = "block table";
 
-  Status Open(const TableView* view) override;
+  Status Open(const TableView* view, const TableMeta& meta) override;
   uint64_t HashOf(const Slice& user_key) const override;
   Hint PrefetchHome(const Slice& /*user_key*/, uint64_t hash) const override {
     index_.PrefetchHome(hash);
@@ -46,6 +46,8 @@ class LogLayout : public Layout {
   const HashIndex& hash_index() const { return index_; }
   const BlockTable& blocks() const { return blocks_; }
   const LogBlockReader& log() const { return *log_; }
+  // The file's meta block, or its log part's (TableMeta::LogPart).
+  const TableMeta& meta() const { return meta_; }
 
   // Finds the first (newest) entry of `user_key`, whose hash is `hash`:
   // `*found` false if the file has no such key. A probe of the hash index,
@@ -59,6 +61,7 @@ class LogLayout : public Layout {
   uint64_t FileOffsetOf(uint64_t address) const;
 
   const TableView* view_ = nullptr;
+  TableMeta meta_;
   std::string index_buf_;  // the slots, without mmap
   HashIndex index_;
   BlockTable blocks_;

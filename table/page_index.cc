@@ -196,6 +196,15 @@ bool PageIndex::Find(const Slice& key, uint64_t* page,
   return true;
 }
 
+bool PageIndex::PastLast(const Slice& key) const {
+  // The last key is the common bytes, then last_.
+  const size_t c = std::min(key.size(), common_.size());
+  const int cmp = memcmp(key.data(), common_.data(), c);
+  if (cmp != 0) return cmp > 0;
+  if (key.size() < common_.size()) return false;
+  return Slice(key.data() + c, key.size() - c).compare(last_) > 0;
+}
+
 uint64_t PageIndex::SeekPage(const Slice& key) const {
   uint64_t page = 0;
   if (Find(key, &page)) return page;

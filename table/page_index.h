@@ -69,6 +69,8 @@ class PageIndex {
   // The first page that may hold keys >= `key`: 0 before the first key,
   // pages() after the last.
   uint64_t SeekPage(const Slice& key) const;
+  // Whether `key` lies after the last key of the pages.
+  bool PastLast(const Slice& key) const;
   size_t MemoryUsage() const {
     return buf_.capacity() + radix_.capacity() * sizeof(uint32_t);
   }

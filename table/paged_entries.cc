@@ -75,10 +75,11 @@ void PagedEntryBuffer::ClosePage() {
   if (open_.empty()) return;
   index_.AddPage(prev_last_, page_first_);
   const size_t page_bytes = open_.page_bytes();
-  if (spilled_ != nullptr) {
+  if (spilled_ != nullptr || stream_ != nullptr) {
     page_.resize(page_bytes);
     AddPageCrc(open_.Finish(&page_[0]));
-    Status s = spilled_->Append(page_);
+    Status s = stream_ != nullptr ? (*stream_)(page_) : spilled_->Append(page_);
+    if (stream_ != nullptr) streamed_++;
     if (!s.ok() && status_.ok()) status_ = s;
     prev_last_ = last_key_;
     return;
@@ -128,8 +129,25 @@ void PagedEntryBuffer::Add(const Slice& key, const Slice& value,
   if (sample_.size() >= kPageSizeSample) PageSample(false);
 }
 
+Status PagedEntryBuffer::StreamTo(const Sink& sink) {
+  assert(!sampling_ && stream_ == nullptr);
+  Status s = status_;
+  if (spilled_ != nullptr && s.ok()) s = spilled_->ForEachPiece(sink);
+  spilled_.reset();
+  for (BuildChunk& chunk : chunks_) {
+    if (s.ok()) s = sink(Slice(chunk.data(), chunk.size()));
+    chunk = BuildChunk();
+  }
+  chunks_.clear();
+  chunk_bytes_ = 0;
+  streamed_ = index_.pages();
+  stream_.reset(new Sink(sink));
+  if (!s.ok() && status_.ok()) status_ = s;
+  return status_;
+}
+
 Status PagedEntryBuffer::Spill(SpillDir* dir) {
-  if (spilled_ != nullptr) return status_;
+  if (spilled_ != nullptr || stream_ != nullptr) return status_;
   spilled_.reset(new SpillFile(dir));
   for (BuildChunk& chunk : chunks_) {
     Status s = spilled_->Append(Slice(chunk.data(), chunk.size()));
@@ -142,6 +160,7 @@ Status PagedEntryBuffer::Spill(SpillDir* dir) {
 }
 
 Status PagedEntryBuffer::ForEach(const Visit& visit) {
+  assert(stream_ == nullptr);
   if (!status_.ok()) return status_;
   if (sampling_) {
     ForEachEncoded(sample_, visit);

@@ -1,9 +1,12 @@
 // The builder's side of the paged layout (paged_layout.h): while every
 // entry of a file so far is a compacted put that fits a page, and the file
-// is not inline, its entries wait here as finished pages (entry_page.h)
-// instead of going to the log. At Finish the pages are written as they
-// are; if an entry that does not fit arrives first, the builder takes the
-// entries back in order (ForEach) and writes them to the log instead.
+// is not inline, its entries go here, into pages (entry_page.h), instead
+// of to the log. Once the page size is chosen and the builder has ruled
+// out a compressed log, the pages go to the file as they fill (StreamTo);
+// until then they wait, and if an entry that does not fit arrives first,
+// the builder takes the entries back in order (ForEach) and writes them to
+// the log instead. One that arrives after the pages went out starts a log
+// behind them (paged_log_layout.h).
 //
 // The page size (entry_page.h) is chosen on the first kPageSizeSample
 // bytes of entries, or on all of them in a smaller file, which wait
@@ -12,10 +15,9 @@
 // to a half of 4 KiB, which leave much of such a page empty, take larger
 // pages; a lookup still reads one page.
 //
-// Memory: the pages, about the file's own bytes, the page index's
-// separators (page_index.h), and the sample until it is paged. A bounded
-// builder moves the pages to a temporary file (Spill) and they are read
-// back from there.
+// Memory: the page index's separators (page_index.h), the open page, and
+// until the pages stream, the sample and the pages that wait (a bounded
+// builder moves those to a temporary file: Spill).
 #pragma once
 
 #include <cstdint>
@@ -61,12 +63,25 @@ class PagedEntryBuffer {
   // The bytes the entries take in their pages, tails excluded.
   uint64_t EntryBytes() const { return entry_bytes_; }
   uint64_t SeparatorBytes() const { return index_.MemoryUsage(); }
+  // Whether the page index could take another page of keys of up to a
+  // page's bytes: its radix table and separator ends are 32-bit
+  // (page_index.h).
+  bool IndexHasRoom() const {
+    return pages() + 2 < UINT32_MAX &&
+           SeparatorBytes() + 2 * uint64_t{kEntryPageMaxBytes} < UINT32_MAX;
+  }
   // Pages so far, the open one included (none while the sample waits).
   uint64_t pages() const { return index_.pages() + (open_.empty() ? 0 : 1); }
 
   // Hands every entry to `fn` in order, until it returns false.
+  // REQUIRES: !streaming().
   using Visit = std::function<bool(const Slice& key, const Slice& value)>;
   Status ForEach(const Visit& visit);
+  // Passes the finished pages to `sink`, and from now on each page as it
+  // fills. REQUIRES: page_bytes() != 0, !streaming().
+  using Sink = std::function<Status(const Slice&)>;
+  Status StreamTo(const Sink& sink);
+  bool streaming() const { return stream_ != nullptr; }
   // Finished pages, those held and those to come, go to a temporary file
   // in `dir`.
   Status Spill(SpillDir* dir);
@@ -74,16 +89,17 @@ class PagedEntryBuffer {
   // Pages the sample if it waits and closes the open page: pages() and
   // page_bytes() are final. REQUIRES: size() > 0.
   void Close();
-  // Closes (as above) and passes the pages to `sink` in pieces,
-  // setting `*crc` (unmasked, of them all) and `*index` (the page index
-  // section). Frees the pages. REQUIRES: size() > 0.
-  using Sink = std::function<Status(const Slice&)>;
+  // Closes (as above) and passes the pages not yet streamed to `sink` in
+  // pieces, setting `*crc` (unmasked, of them all) and `*index` (the page
+  // index section). Frees the pages. REQUIRES: size() > 0.
   Status Write(const Sink& sink, uint32_t* crc, std::string* index);
 
   size_t MemoryUsage() const;
+  // The bytes still to come to the file (streamed pages are in it).
   uint64_t EstimatedFileBytes() const {
-    return pages() * uint64_t{open_.page_bytes()} + index_.MemoryUsage() +
-           sample_.size() + sample_sizes_.size() * kEntryPageTailPerEntry;
+    return (pages() - streamed_) * uint64_t{open_.page_bytes()} +
+           index_.MemoryUsage() + sample_.size() +
+           sample_sizes_.size() * kEntryPageTailPerEntry;
   }
 
   static constexpr size_t kPageSizeSample = 256 << 10;
@@ -109,7 +125,9 @@ class PagedEntryBuffer {
   uint64_t chunk_bytes_ = 0;        // their capacity, all of them
   uint32_t crc_ = 0;                // of the pages closed so far
   std::unique_ptr<SpillFile> spilled_;  // or here
-  std::string page_;  // the page being finished, when spilled
+  std::unique_ptr<Sink> stream_;        // or to the file, from here
+  uint64_t streamed_ = 0;               // pages it took
+  std::string page_;  // the page being finished, when spilled or streamed
   Status status_;
   PageIndexBuilder index_;
   std::string page_first_;  // first key of the open page

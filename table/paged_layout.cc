@@ -10,12 +10,13 @@
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
-Status PagedLayout::Open(const TableView* view) {
+Status PagedLayout::Open(const TableView* view, const TableMeta& meta) {
   view_ = view;
+  meta_ = meta;
   // The meta block's checks (table_meta.h) bound the page count by the
   // file; nothing else is read until a lookup needs it.
-  pages_ = view->meta().index_slots;
-  page_bytes_ = view->meta().page_bytes();
+  pages_ = meta_.index_slots;
+  page_bytes_ = meta_.page_bytes();
   verified_.Reset(pages_);
   // With mmap a page is read in place; without, a cached page saves a
   // lookup its read and checksum.
@@ -27,7 +28,7 @@ Status PagedLayout::Open(const TableView* view) {
   // The meta block's checks bound the entries by the pages (at least one
   // and at most EntryPageMaxEntries a page). Each entry costs its tail
   // bytes, and a page's last entry leaves on average half an entry empty.
-  const double per_page = static_cast<double>(view->meta().num_entries) /
+  const double per_page = static_cast<double>(meta_.num_entries) /
                           static_cast<double>(std::max<uint64_t>(pages_, 1));
   guess_used_ = 0;
   if (per_page >= kGuessMinEntries) {
@@ -47,7 +48,7 @@ Status PagedLayout::LoadIndex(const PageIndex** index) const {
   std::lock_guard<std::mutex> lock(index_mu_);
   *index = index_.load(std::memory_order_acquire);
   if (*index != nullptr) return Status::OK();
-  const SectionHandle& h = view_->meta().block_table;
+  const SectionHandle& h = meta_.block_table;
   std::string buf;
   Slice contents;
   Status s = view_->file().ReadSection(h, kDirectoryPart, &buf, &contents);
@@ -276,7 +277,7 @@ uint64_t PagedLayout::OffsetOf(const Slice& key) const {
   // An unreadable index gives no estimate; reads of it say why.
   if (!Index(&index).ok()) return 0;
   const uint64_t page = index->SeekPage(ExtractUserKey(key));
-  if (page >= pages_) return view_->meta().index.end_with_trailer();
+  if (page >= pages_) return meta_.index.end_with_trailer();
   return page * page_bytes_;
 }
 
@@ -301,7 +302,7 @@ Status PagedLayout::VerifyEntries(std::string* buf) const {
         return Damaged(page, "bad entry count");
       }
       const char* why = nullptr;
-      if (!p.CheckAll(view.hash_function(), view.meta().hash_seed, &why)) {
+      if (!p.CheckAll(view.hash_function(), meta_.hash_seed, &why)) {
         return Damaged(page, why);
       }
       Slice first_key, last_key;
@@ -315,13 +316,13 @@ Status PagedLayout::VerifyEntries(std::string* buf) const {
           !index->Find(last_key, &found_last) || found_last != page) {
         return CorruptionAt(view.file_name(), kDirectoryPart,
                             "does not find page " + std::to_string(page),
-                            view.meta().block_table.offset);
+                            meta_.block_table.offset);
       }
       prev_last.assign(last_key.data(), last_key.size());
       entries += p.size();
     }
   }
-  if (entries != view.meta().num_entries) {
+  if (entries != meta_.num_entries) {
     return CorruptionAt(view.file_name(), kIndexPart,
                         "entries differ from the meta block's", 0);
   }

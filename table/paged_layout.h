@@ -36,7 +36,7 @@ class PagedLayout final : public Layout {
   static constexpr const char* kIndexPart = "pages";
   static constexpr const char* kDirectoryPart = "page index";
 
-  Status Open(const TableView* view) override;
+  Status Open(const TableView* view, const TableMeta& meta) override;
   Status LoadForLookups() override {
     const PageIndex* index = nullptr;
     return Index(&index);
@@ -84,6 +84,10 @@ class PagedLayout final : public Layout {
   bool IndexLoaded() const {
     return index_.load(std::memory_order_acquire) != nullptr;
   }
+  // The page index if a lookup read it already, else null; reads nothing.
+  const PageIndex* LoadedIndex() const {
+    return index_.load(std::memory_order_acquire);
+  }
   // Pages [first, first + count) in `*run`: in place with mmap, else read
   // into `*buf`; each one's checksum checked (with mmap, once).
   Status ReadPages(uint64_t first, uint64_t count, std::string* buf,
@@ -97,6 +101,8 @@ class PagedLayout final : public Layout {
   bool LookupPage(uint64_t page, CachedBlock* pin, Slice* contents) const;
   Status Damaged(uint64_t page, const std::string& what) const;
   const TableView* view() const { return view_; }
+  // The file's meta block, or its pages' part (TableMeta::PagesPart).
+  const TableMeta& meta() const { return meta_; }
 
   // A lookup prefetches this many lines on each side of its entry's
   // guessed line: evenly spread keys of about 100 bytes fall a few
@@ -144,6 +150,7 @@ class PagedLayout final : public Layout {
                 uint64_t* page, uint32_t* offset) const;
 
   const TableView* view_ = nullptr;
+  TableMeta meta_;  // the file's, or its pages' part
   uint64_t pages_ = 0;
   uint32_t page_bytes_ = 0;
   // The bytes of entries a page holds on average, where its entries are

@@ -76,6 +76,10 @@ constexpr uint64_t kMagicNumber = 0x656c6261742d6872ULL;
 //   7: a paged file's pages may be larger than 4096 bytes, a power of two
 //      up to 65536 (entry_page.h): the pages' section size over their
 //      count. Only paged files of larger pages are version 7.
+//   8: a paged file may end in a log (meta block flag kLogTail): the
+//      builder writes pages as they fill, and entries from the first one
+//      that no page takes on go to a log after the pages, with its own
+//      hash index. Only such files are version 8.
 // Each version by what it brought; kFormatVersion is the newest.
 constexpr uint32_t kFormatVersionInline = 2;  // and the tagged footer
 constexpr uint32_t kFormatVersionFilter = 3;
@@ -83,7 +87,8 @@ constexpr uint32_t kFormatVersionKeyOrder = 4;
 constexpr uint32_t kFormatVersionAlignedPages = 5;
 constexpr uint32_t kFormatVersionPaged = 6;
 constexpr uint32_t kFormatVersionPageSizes = 7;
-constexpr uint32_t kFormatVersion = kFormatVersionPageSizes;
+constexpr uint32_t kFormatVersionLogTail = 8;
+constexpr uint32_t kFormatVersion = kFormatVersionLogTail;
 // What the builder writes a log file as, an inline file and a paged one.
 constexpr uint32_t kFormatVersionLogFile = kFormatVersionFilter;
 constexpr uint32_t kFormatVersionInlineFile = kFormatVersionAlignedPages;

@@ -112,7 +112,7 @@ void RobinHoodTableBuilder::Append(const Slice& data) {
   Slice rest = data;
   if (!staged_.empty()) {
     const size_t take = std::min(rest.size(), kWriteUnit - staged_.size());
-    staged_.append(rest.data(), take);
+    Stage(rest.data(), take);
     rest.remove_prefix(take);
     if (staged_.size() < kWriteUnit) return;
     WriteOut(staged_);
@@ -122,7 +122,17 @@ void RobinHoodTableBuilder::Append(const Slice& data) {
   if (whole > 0) WriteOut(Slice(rest.data(), whole));
   rest.remove_prefix(whole);
   // Grown as it fills, so a small file's builder holds no more than it.
-  staged_.append(rest.data(), rest.size());
+  Stage(rest.data(), rest.size());
+}
+
+void RobinHoodTableBuilder::Stage(const char* data, size_t n) {
+  // Doubling, but never past the unit (std::string's own doubling would
+  // take nearly two).
+  const size_t need = staged_.size() + n;
+  if (need > staged_.capacity()) {
+    staged_.reserve(std::min(kWriteUnit, std::max(need, 2 * staged_.capacity())));
+  }
+  staged_.append(data, n);
 }
 
 void RobinHoodTableBuilder::WriteOut(const Slice& data) {
@@ -226,11 +236,22 @@ void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
     }
   }
   if (paged_ != nullptr) {
-    if (compacted_put && FitsPages(ikey.user_key, value)) {
+    if (compacted_put && FitsPages(ikey.user_key, value) &&
+        paged_->IndexHasRoom()) {
       paged_->Add(ikey.user_key, value, key_hash());
+      if (!paged_->streaming()) MaybeStreamPages();
       if (paged_->size() % 4096 == 0) TrackMemory();
-    } else {
+    } else if (!paged_->streaming()) {
       SpillToLog();
+    } else if (!new_key) {
+      // Only RocksDB's order of versions forbids this: a key's compacted
+      // put is its oldest version. Its page is out; the log cannot hold
+      // the key too.
+      status_ = Status::InvalidArgument(
+          "RobinHoodTable: an entry of a user key after its compacted put");
+      return;
+    } else {
+      StartLogTail();
     }
   }
   if (inline_ == nullptr && paged_ == nullptr) {
@@ -289,7 +310,7 @@ size_t RobinHoodTableBuilder::MemoryUsage() const {
          (paged_ ? paged_->MemoryUsage() : 0) + sparse_.MemoryUsage() +
          log_.block_table().MemoryUsage() + range_dels_.capacity() +
          probe_.capacity() + last_user_key_.capacity() + staged_.capacity() +
-         (filter_ ? filter_->MemoryUsage() : 0);
+         tail_page_index_.capacity() + (filter_ ? filter_->MemoryUsage() : 0);
 }
 
 void RobinHoodTableBuilder::TrackMemory() {
@@ -387,15 +408,21 @@ Status RobinHoodTableBuilder::Finish() {
   if (paged_ != nullptr && ok()) DecideOnPages();  // may spill to the log
   if (paged_ != nullptr && ok()) {
     if (paged_->size() > 0) paged_->Close();
-    // The radix table and the separator ends are 32-bit (page_index.h).
-    if (paged_->size() > 0 && paged_->pages() < UINT32_MAX &&
-        paged_->SeparatorBytes() < UINT32_MAX) {
+    // The radix table and the separator ends are 32-bit (page_index.h);
+    // streamed pages never outgrow them (IndexHasRoom).
+    if (paged_->size() > 0 &&
+        (paged_->streaming() || (paged_->pages() < UINT32_MAX &&
+                                 paged_->SeparatorBytes() < UINT32_MAX))) {
       WritePaged(&meta);
     } else {
       SpillToLog();
     }
   }
-  if (inline_ == nullptr && paged_ == nullptr) {
+  if (log_tail_ && ok()) {
+    log_.CloseBlock();
+    TrackMemory();
+    WriteLogTail(&geo, &meta);
+  } else if (inline_ == nullptr && paged_ == nullptr) {
     log_.CloseBlock();
     props_.num_data_blocks = log_.num_blocks();
     TrackMemory();
@@ -440,7 +467,11 @@ Status RobinHoodTableBuilder::Finish() {
                            ? 0
                            : meta.index.size + kTrailerSize) +
                       meta.block_table.size + meta.sparse_index.size +
-                      2 * kTrailerSize;
+                      2 * kTrailerSize +
+                      (meta.has_log_tail() ? meta.tail_index.size +
+                                                 meta.tail_blocks.size +
+                                                 2 * kTrailerSize
+                                           : 0);
   WriteProperties(geo, meta, &meta.properties);
 
   MetaIndexBuilder metaindex;
@@ -448,7 +479,8 @@ Status RobinHoodTableBuilder::Finish() {
                 BlockHandle(meta.properties.offset, meta.properties.size));
   WriteSection(metaindex.Finish(), &meta.metaindex);
 
-  const SectionHandle meta_handle{offset_, TableMeta::kEncodedLength};
+  const SectionHandle meta_handle{offset_,
+                                  TableMeta::EncodedLength(meta.format_version)};
   const std::string footer =
       EncodeFooter(meta.metaindex, meta_handle, meta.format_version);
   meta.footer_crc = crc32c::Mask(Crc32c(footer.data(), footer.size()));
@@ -478,7 +510,7 @@ uint64_t RobinHoodTableBuilder::EstimatedFileSize() const {
   const uint64_t keys = index_.num_keys();
   return offset_ + log_.open_block_bytes() +
          static_cast<uint64_t>(keys / options_.load_factor) * kSlotSize +
-         sparse_.SectionBytes();
+         sparse_.SectionBytes() + tail_page_index_.size();
 }
 
 std::string RobinHoodTableBuilder::GetFileChecksum() const {

@@ -9,9 +9,11 @@
 // wait in an InlineEntryBuffer instead (inline_entries.h) and the file is
 // written in the inline layout at Finish. The first that does not fit a
 // slot but fits a page moves them to a PagedEntryBuffer (paged_entries.h),
-// and the file takes the paged layout; the first entry that fits neither
+// and the file takes the paged layout, whose pages go to the file as they
+// fill once the page size is chosen; the first entry that fits neither
 // sends the waiting ones to the log, in order, and the file takes the log
-// layout. The entry path and Finish are in robinhood_table_builder.cc; the
+// layout, or, if pages went out already, starts a log after them
+// (paged_log_layout.h). The entry path and Finish are in robinhood_table_builder.cc; the
 // choice of layout and each layout's section writers in
 // robinhood_table_builder_layouts.cc.
 //
@@ -102,6 +104,15 @@ class RobinHoodTableBuilder : public TableBuilder {
   void PageInline();
   // Sends the entries waiting for the inline or paged layout to the log.
   void SpillToLog();
+  // Once the pages' size is chosen and a compressed log ruled out: the
+  // pages go to the file as they fill.
+  void MaybeStreamPages();
+  // Closes the pages, which went to the file as they filled, and makes
+  // the log, which starts after them, take the entries from now on.
+  void StartLogTail();
+  // With a log tail: writes its hash index and block table, and the
+  // page index.
+  void WriteLogTail(IndexGeometry* geometry, TableMeta* meta);
   // Writes the slots and the directory of an inline file.
   void WriteInline(const IndexGeometry& geometry, TableMeta* meta);
   // Writes the pages and the page index of a paged file.
@@ -123,6 +134,8 @@ class RobinHoodTableBuilder : public TableBuilder {
   void TrackMemory();
   // Writes `data` to the file now (Append stages what it is given).
   void WriteOut(const Slice& data);
+  // Adds `n` bytes at `data` to staged_ (at most kWriteUnit in all).
+  void Stage(const char* data, size_t n);
 
   const RobinHoodTableOptions options_;
   Logger* const logger_;
@@ -160,6 +173,11 @@ class RobinHoodTableBuilder : public TableBuilder {
   std::unique_ptr<InlineEntryBuffer> inline_;  // null once pages or the log are
   std::unique_ptr<PagedEntryBuffer> paged_;    // waiting for pages
   bool paging_;  // whether the paged layout may be chosen
+  // A paged file whose log follows its pages: what describes the pages,
+  // which are written (TableMeta's fields for them), and their index.
+  bool log_tail_ = false;
+  TableMeta tail_pages_;
+  std::string tail_page_index_;
   bool paging_decided_ = false;  // whether compression ruled on it
   static constexpr size_t kCompressionProbeBytes = 64 << 10;
   std::string probe_;

@@ -79,6 +79,72 @@ void RobinHoodTableBuilder::SpillToLog() {
   if (!s.ok() && ok()) status_ = s;
 }
 
+void RobinHoodTableBuilder::MaybeStreamPages() {
+  // Pages stream from offset 0: nothing of the file precedes them.
+  if (paged_->streaming() || paged_->page_bytes() == 0 || !paging_decided_ ||
+      !ok()) {
+    return;
+  }
+  assert(offset_ == 0);
+  Status s = paged_->StreamTo([this](const Slice& piece) {
+    Append(piece);
+    return status_;
+  });
+  if (!s.ok() && ok()) status_ = s;
+}
+
+void RobinHoodTableBuilder::StartLogTail() {
+  TrackMemory();
+  std::unique_ptr<PagedEntryBuffer> pages = std::move(paged_);
+  uint32_t crc = 0;
+  Status s = pages->Write(
+      [&](const Slice& piece) {
+        Append(piece);
+        return status_;
+      },
+      &crc, &tail_page_index_);
+  if (!s.ok() && ok()) status_ = s;
+  std::string trailer;
+  AppendTrailerFromCrc(crc, kNoCompression, &trailer);
+  Append(trailer);
+  TableMeta& m = tail_pages_;
+  m.index.offset = 0;
+  m.index.size = pages->pages() * pages->page_bytes();
+  m.index_capacity = m.index_slots = pages->pages();
+  m.page_entries = pages->size();
+  paged_entry_bytes_ = pages->EntryBytes();
+  log_tail_ = true;
+  TrackMemory();
+}
+
+void RobinHoodTableBuilder::WriteLogTail(IndexGeometry* geo,
+                                         TableMeta* meta) {
+  meta->flags = kPagedLayout | kLogTail;
+  meta->format_version = kFormatVersionLogTail;
+  props_.format_version = kFormatVersionLogTail;
+  meta->index = tail_pages_.index;
+  meta->index_capacity = meta->index_slots = tail_pages_.index_slots;
+  meta->page_entries = tail_pages_.page_entries;
+  meta->num_entries = meta->page_entries + log_entries_;
+  meta->num_keys = meta->page_entries + index_.num_keys();
+  meta->log_file_bytes = offset_ - meta->index.end_with_trailer();
+  meta->log_logical_bytes = log_.next_address();
+  meta->log_block_size = options_.log_block_size;
+  meta->sparse_interval = log_.compression() == kNoCompression
+                              ? options_.sparse_index_interval
+                              : 0;
+  props_.data_size = offset_;
+  props_.num_data_blocks = meta->index_slots + log_.num_blocks();
+  WriteIndex(geo, &meta->tail_index);
+  meta->tail_capacity = geo->capacity;
+  meta->tail_slots = geo->slots;
+  meta->address_bits = geo->address_bits;
+  meta->max_displacement = geo->max_displacement;
+  WriteSection(log_.block_table().Finish(), &meta->tail_blocks);
+  WriteSection(tail_page_index_, &meta->block_table);
+  std::string().swap(tail_page_index_);
+}
+
 void RobinHoodTableBuilder::WriteIndex(IndexGeometry* geometry,
                                        SectionHandle* handle) {
   handle->offset = offset_;
@@ -107,6 +173,7 @@ void RobinHoodTableBuilder::WriteProperties(const IndexGeometry& geo,
   user[P::kFactory] = kRobinHoodTableName;
   user[P::kFormatVersion] = std::to_string(props_.format_version);
   // A paged file's: the share of its pages' bytes its entries fill.
+  // A log tail's: its pages'.
   user[P::kLoadFactor] = std::to_string(
       meta.is_paged()
           ? static_cast<double>(paged_entry_bytes_) /
@@ -118,11 +185,13 @@ void RobinHoodTableBuilder::WriteProperties(const IndexGeometry& geo,
   user[P::kIndexBytes] = std::to_string(
       inline_layout ? SlotPages::Of(inline_->shape(), kFormatVersionInlineFile)
                           .SectionBytes(geo.slots)
-      : meta.is_paged() ? meta.block_table.size
-                        : geo.slots * kSlotSize);
-  user[P::kLayout] = inline_layout     ? "inline"
-                     : meta.is_paged() ? "paged"
-                                       : "log";
+      : meta.has_log_tail() ? meta.block_table.size + geo.slots * kSlotSize
+      : meta.is_paged()     ? meta.block_table.size
+                            : geo.slots * kSlotSize);
+  user[P::kLayout] = inline_layout         ? "inline"
+                     : meta.has_log_tail() ? "paged+log"
+                     : meta.is_paged()     ? "paged"
+                                           : "log";
   if (inline_layout) {
     user[P::kSlotOrder] = inline_->key_order() != nullptr ? "key" : "hash";
   }
@@ -206,7 +275,7 @@ void RobinHoodTableBuilder::WritePaged(TableMeta* meta) {
   const uint64_t pages = paged_->pages();
   meta->index_capacity = pages;
   meta->index_slots = pages;
-  meta->index.offset = offset_;
+  meta->index.offset = 0;  // streamed from there, or written now
   meta->index.size = pages * page_bytes;
   paged_entry_bytes_ = paged_->EntryBytes();
   TrackMemory();

@@ -48,7 +48,7 @@ bool RobinHoodTableIterator::ReadAhead(size_t b, Slice* raw) {
     if (!eager_readahead_ && sequential_loads_ < kLoadsBeforeReadahead) {
       return false;
     }
-    const uint64_t log_end = table_->meta().log_file_bytes;
+    const uint64_t log_end = log_->meta().log_end();
     const uint64_t n = std::min<uint64_t>(
         std::max<uint64_t>(bytes, readahead_bytes_), log_end - start);
     PinOrKeep(&readahead_buf_);
@@ -161,7 +161,7 @@ void RobinHoodTableIterator::Seek(const Slice& target) {
   if (index_ == offsets_.size()) {
     Invalidate(CorruptionAt(table_->file_name(), "sparse index",
                             "points inside an entry",
-                            table_->meta().sparse_index.offset));
+                            log_->meta().sparse_index.offset));
     return;
   }
   // LoadBlock found every entry of the block, and they are in key order:

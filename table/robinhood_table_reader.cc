@@ -51,7 +51,7 @@ Status RobinHoodTableReader::Init(SequenceNumber largest_seqno) {
   if (block_cache_ != nullptr) block_cache_id_ = BlockCacheId();
 
   layout_ = LayoutKindOf(meta).make();
-  s = layout_->Open(this);
+  s = layout_->Open(this, meta);
   if (!s.ok()) return s;
   // Damage there is left for the lookups that need it to report, as
   // before: a file that opens keeps its other parts readable (its scans,
@@ -379,7 +379,7 @@ Status RobinHoodTableReader::VerifyChecksum(
   now.meta.EncodeTo(&is);
   if (was != is || now.footer_bytes != tail_.footer_bytes) {
     return CorruptionAt(file_name(), "meta block", "changed since open",
-                        MetaHandleOf(file_.file_size()).offset);
+                        MetaHandleOf(file_.file_size(), m.format_version).offset);
   }
   std::unique_ptr<TableProperties> props;
   return ReadPropertiesSection(file_, tail_, ioptions_, &props);

@@ -25,11 +25,18 @@ void TableMeta::EncodeTo(std::string* dst) const {
   PutFixed64(dst, index_slots);
   PutFixed32(dst, address_bits);
   PutFixed32(dst, max_displacement);
-  for (const SectionHandle* h : Sections()) h->EncodeTo(dst);
+  for (const SectionHandle* h : EncodedHandles()) h->EncodeTo(dst);
+  if (format_version >= kFormatVersionLogTail) {
+    PutFixed64(dst, page_entries);
+    PutFixed64(dst, tail_capacity);
+    PutFixed64(dst, tail_slots);
+    tail_index.EncodeTo(dst);
+    tail_blocks.EncodeTo(dst);
+  }
   PutFixed32(dst, footer_crc);
 }
 
-std::vector<const SectionHandle*> TableMeta::Sections() const {
+std::vector<const SectionHandle*> TableMeta::EncodedHandles() const {
   if (!HasFilterSection(format_version)) {
     return {&index, &block_table, &sparse_index, &range_dels, &properties,
             &metaindex};
@@ -38,12 +45,47 @@ std::vector<const SectionHandle*> TableMeta::Sections() const {
           &filter, &properties,  &metaindex};
 }
 
+std::vector<const SectionHandle*> TableMeta::Sections() const {
+  std::vector<const SectionHandle*> out = EncodedHandles();
+  if (has_log_tail()) out.insert(out.begin() + 1, {&tail_index, &tail_blocks});
+  return out;
+}
+
+TableMeta TableMeta::PagesPart() const {
+  TableMeta part = *this;
+  part.flags = kPagedLayout;
+  part.num_entries = page_entries;
+  part.num_keys = page_entries;
+  part.log_file_bytes = 0;
+  part.log_logical_bytes = 0;
+  part.log_block_size = 0;
+  part.sparse_interval = 0;
+  part.address_bits = 0;
+  part.max_displacement = 0;
+  part.log_offset = 0;
+  return part;
+}
+
+TableMeta TableMeta::LogPart() const {
+  TableMeta part = *this;
+  part.flags = 0;
+  part.num_entries = num_entries - page_entries;
+  part.num_keys = num_keys - page_entries;
+  part.index = tail_index;
+  part.block_table = tail_blocks;
+  part.index_capacity = tail_capacity;
+  part.index_slots = tail_slots;
+  return part;
+}
+
 std::vector<NamedSection> TableMeta::NamedSections() const {
   const LayoutKind& kind = LayoutKindOf(*this);
   std::vector<NamedSection> out;
   for (const SectionHandle* h : Sections()) {
     const char* name = h == &index           ? kind.index_part
                        : h == &block_table   ? kind.directory_part
+                       : h == &tail_index    ? kind.tail_index_part
+                       : h == &tail_blocks   ? kind.tail_directory_part
                        : h == &sparse_index  ? "sparse index"
                        : h == &range_dels    ? "range deletions"
                        : h == &filter        ? "filter"
@@ -56,7 +98,7 @@ std::vector<NamedSection> TableMeta::NamedSections() const {
 
 Status TableMeta::DecodeFrom(const Slice& input, uint64_t file_size,
                              const std::string& file) {
-  uint64_t at = MetaHandleOf(file_size).offset;
+  uint64_t at = MetaHandleOf(file_size, kFormatVersionFilter).offset;
   auto bad = [&](const char* what) {
     return CorruptionAt(file, "meta block", what, at);
   };
@@ -95,22 +137,58 @@ Status TableMeta::DecodeFrom(const Slice& input, uint64_t file_size,
   address_bits = u32();
   max_displacement = u32();
   filter = SectionHandle();
-  for (const SectionHandle* h : Sections()) {
+  for (const SectionHandle* h : EncodedHandles()) {
     const_cast<SectionHandle*>(h)->DecodeFrom(&in);
   }
+  page_entries = tail_capacity = tail_slots = 0;
+  tail_index = tail_blocks = SectionHandle();
+  if (format_version >= kFormatVersionLogTail) {
+    page_entries = u64();
+    tail_capacity = u64();
+    tail_slots = u64();
+    tail_index.DecodeFrom(&in);
+    tail_blocks.DecodeFrom(&in);
+  }
   footer_crc = u32();
+  log_offset = 0;
 
-  if ((flags & ~(kInlineLayout | kKeyOrderedSlots | kPagedLayout)) != 0 ||
+  if ((flags & ~(kInlineLayout | kKeyOrderedSlots | kPagedLayout |
+                 kLogTail)) != 0 ||
       (flags != 0 && format_version < kFormatVersionInline) ||
       (key_ordered() &&
        (format_version < kFormatVersionKeyOrder || !is_inline())) ||
       (is_paged() &&
-       (format_version < kFormatVersionPaged || is_inline()))) {
+       (format_version < kFormatVersionPaged || is_inline())) ||
+      (has_log_tail() &&
+       (format_version < kFormatVersionLogTail || !is_paged()))) {
     return bad("unknown flags");
+  }
+  if (!has_log_tail() &&
+      (page_entries != 0 || tail_capacity != 0 || tail_slots != 0 ||
+       tail_index.offset != 0 || tail_index.size != 0 ||
+       tail_blocks.offset != 0 || tail_blocks.size != 0)) {
+    return bad("log tail fields in a file without one");
   }
   if (num_keys > num_entries) return bad("more distinct keys than entries");
   if (log_file_bytes > file_size) return bad("log past end of file");
-  if (is_inline() || is_paged()) {
+  // The pages' share of the entries, and the log's.
+  const uint64_t paged_entries = has_log_tail() ? page_entries : num_entries;
+  if (has_log_tail()) {
+    // Every page entry is a key of its own, and the log has one at least.
+    if (page_entries >= num_keys || num_keys - page_entries > tail_slots) {
+      return bad("log tail entry counts");
+    }
+    if (address_bits < 32 || address_bits > 40 || log_file_bytes == 0) {
+      return bad("log tail geometry");
+    }
+    // The log's hash index, as a log file's below.
+    if (tail_capacity == 0 || tail_slots < tail_capacity ||
+        tail_slots - tail_capacity > max_displacement + uint64_t{1} ||
+        max_displacement >= tail_slots || tail_slots > file_size / 8 ||
+        tail_index.size != tail_slots * 8) {
+      return bad("log tail index geometry");
+    }
+  } else if (is_inline() || is_paged()) {
     if (log_file_bytes != 0 || log_logical_bytes != 0 || log_block_size != 0 ||
         address_bits != 0 || num_keys != num_entries) {
       return bad(is_paged() ? "paged file with a log" : "inline file with a log");
@@ -119,17 +197,17 @@ Status TableMeta::DecodeFrom(const Slice& input, uint64_t file_size,
     return bad("address bits");
   }
   if (is_paged()) {
-    // Whole pages from offset 0, holding every entry; pages of 4 KiB
-    // before version 7.
+    // Whole pages from offset 0, holding every entry (a log tail's file:
+    // page_entries); pages of 4 KiB before version 7.
     if (index_capacity == 0 || index_slots != index_capacity ||
-        max_displacement != 0 || index.offset != 0 ||
+        (!has_log_tail() && max_displacement != 0) || index.offset != 0 ||
         index_slots > file_size / kEntryPageMinBytes ||
         index.size % index_slots != 0 ||
         !IsEntryPageSize(index.size / index_slots) ||
         (format_version < kFormatVersionPageSizes &&
          index.size / index_slots != kEntryPageMinBytes) ||
-        num_entries < index_slots ||
-        num_entries > index_slots * EntryPageMaxEntries(page_bytes())) {
+        paged_entries < index_slots ||
+        paged_entries > index_slots * EntryPageMaxEntries(page_bytes())) {
       return bad("page geometry");
     }
   } else {
@@ -146,14 +224,19 @@ Status TableMeta::DecodeFrom(const Slice& input, uint64_t file_size,
       return bad("index size");
     }
   }
-  // Sections follow the log in a fixed order, each with its trailer.
-  uint64_t pos = log_file_bytes;
+  // Sections follow the log in a fixed order, each with its trailer; a
+  // log tail follows the pages.
+  uint64_t pos = has_log_tail() ? 0 : log_file_bytes;
   for (const SectionHandle* h : Sections()) {
     if (h->offset != pos || h->size > file_size ||
         h->end_with_trailer() > file_size) {
       return bad("section out of place");
     }
     pos = h->end_with_trailer();
+    if (h == &index && has_log_tail()) {
+      log_offset = pos;
+      pos += log_file_bytes;  // both at most file_size: no wrap
+    }
   }
   if (pos + EncodedLength(format_version) + kTrailerSize + kFooterSize !=
       file_size) {

@@ -27,7 +27,7 @@ Status RawTable(const std::vector<uint64_t>& logical, BlockTable* t) {
     file += l + kT;
     total += l;
   }
-  return t->Init(b.Finish(), file, total, 256, "f", 0);
+  return t->Init(b.Finish(), 0, file, total, 256, "f", 0);
 }
 
 TEST(BlockTableTest, ExactBytes) {
@@ -103,7 +103,7 @@ TEST(BlockTableTest, CompressionRatioBound) {
     BlockTableBuilder b;
     b.Add(contents + kT, logical);
     BlockTable t;
-    return t.Init(b.Finish(), contents + kT, logical, 256, "f.sst", 1234);
+    return t.Init(b.Finish(), 0, contents + kT, logical, 256, "f.sst", 1234);
   };
   ASSERT_OK(init(kMaxCompressionRatio * contents));
   // One byte more than the codec could have expanded to: refused at open,
@@ -124,7 +124,7 @@ TEST(BlockTableTest, RefusesInconsistentTables) {
   auto init = [](const std::string& contents, uint64_t file,
                  uint64_t logical) {
     BlockTable t;
-    return t.Init(contents, file, logical, 256, "f", 0);
+    return t.Init(contents, 0, file, logical, 256, "f", 0);
   };
   BlockTableBuilder ok;
   ok.Add(256 + kT, 256);

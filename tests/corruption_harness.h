@@ -530,8 +530,13 @@ inline std::string WithMeta(const std::string& bytes, const FileMap& l,
                      const std::function<void(TableMeta*)>& edit) {
   TableMeta meta = l.meta;
   edit(&meta);
+  // A version newer than this reader's keeps the file's own meta layout
+  // (whatever a newer one is, its first field says its version).
+  const uint32_t version = meta.format_version;
+  if (version > kFormatVersion) meta.format_version = l.meta.format_version;
   std::string enc;
   meta.EncodeTo(&enc);
+  if (version > kFormatVersion) EncodeFixed32(&enc[0], version);
   return WithSection(bytes, l.meta_offset, enc);
 }
 

@@ -114,7 +114,7 @@ TEST(FormatTest, MetaBlockBytes) {
   m.EncodeTo(&enc);
   ASSERT_EQ(enc.size(), TableMeta::kEncodedLength);
   ASSERT_EQ(TableMeta::kEncodedLength, 196u);
-  EXPECT_EQ(DecodeFixed32(&enc[0]), kFormatVersion);
+  EXPECT_EQ(DecodeFixed32(&enc[0]), kFormatVersionLogFile);
   EXPECT_EQ(DecodeFixed32(&enc[4]), 0u);  // flags
   EXPECT_EQ(DecodeFixed64(&enc[8]), m.hash_seed);
   EXPECT_EQ(DecodeFixed64(&enc[16]), 3u);    // entries
@@ -143,7 +143,7 @@ TEST(FormatTest, MetaBlockBytes) {
   std::string again;
   back.EncodeTo(&again);
   EXPECT_EQ(Hex(again), Hex(enc));
-  EXPECT_EQ(MetaHandleOf(file_size).offset, m.metaindex.end_with_trailer());
+  EXPECT_EQ(MetaHandleOf(file_size, m.format_version).offset, m.metaindex.end_with_trailer());
 
   // Invariants DecodeFrom checks, each named with the block's offset.
   auto refused = [&](void (*edit)(TableMeta*), const char* what) {
@@ -217,6 +217,122 @@ TEST(FormatTest, PagedGeometry) {
         decode(7, 3, 3 * 4096, 2)}) {
     EXPECT_NE(refused.find("page geometry"), std::string::npos) << refused;
   }
+}
+
+// Version 8's meta block: a paged file with a log tail. 56 bytes more than
+// version 3's, after its handles: the pages' entries, the log's hash index
+// geometry and its two handles. The log lies between the pages and the
+// log's hash index, and each part reads as a file of its layout alone.
+TEST(FormatTest, LogTailMetaBlock) {
+  auto sample = []() {
+    TableMeta m;
+    m.format_version = kFormatVersionLogTail;
+    m.flags = kPagedLayout | kLogTail;
+    m.hash_seed = 7;
+    m.page_entries = 30;
+    m.num_entries = 45;  // 15 in the log, of 10 keys
+    m.num_keys = 40;
+    m.log_file_bytes = 205;
+    m.log_logical_bytes = 200;
+    m.log_block_size = 4096;
+    m.sparse_interval = 16;
+    m.index_capacity = m.index_slots = 2;  // pages
+    m.address_bits = 32;
+    m.max_displacement = 1;
+    m.tail_capacity = 12;
+    m.tail_slots = 13;
+    uint64_t pos = 0;
+    for (SectionHandle* h :
+         {&m.index, &m.tail_index, &m.tail_blocks, &m.block_table,
+          &m.sparse_index, &m.range_dels, &m.filter, &m.properties,
+          &m.metaindex}) {
+      h->offset = pos;
+      h->size = h == &m.index ? 2 * 4096 : h == &m.tail_index ? 13 * 8 : 10;
+      pos = h->end_with_trailer();
+      if (h == &m.index) pos += m.log_file_bytes;
+    }
+    m.footer_crc = 0x01020304;
+    return m;
+  };
+  const TableMeta m = sample();
+  const uint64_t file_size = m.metaindex.end_with_trailer() +
+                             TableMeta::kEncodedLengthV8 + kTrailerSize +
+                             kFooterSize;
+  std::string enc;
+  m.EncodeTo(&enc);
+  ASSERT_EQ(enc.size(), 252u);
+  ASSERT_EQ(TableMeta::EncodedLength(kFormatVersionLogTail), 252u);
+  EXPECT_EQ(DecodeFixed32(&enc[4]), kPagedLayout | kLogTail);
+  EXPECT_EQ(DecodeFixed64(&enc[80]), 0u);            // pages at 0
+  EXPECT_EQ(DecodeFixed64(&enc[96]), m.block_table.offset);  // page index
+  EXPECT_EQ(DecodeFixed64(&enc[192]), 30u);          // page entries
+  EXPECT_EQ(DecodeFixed64(&enc[200]), 12u);          // log index capacity
+  EXPECT_EQ(DecodeFixed64(&enc[208]), 13u);          // and slots
+  EXPECT_EQ(DecodeFixed64(&enc[216]), m.tail_index.offset);
+  EXPECT_EQ(DecodeFixed64(&enc[224]), 104u);
+  EXPECT_EQ(DecodeFixed64(&enc[232]), m.tail_blocks.offset);
+  EXPECT_EQ(DecodeFixed32(&enc[248]), 0x01020304u);
+  EXPECT_EQ(MetaHandleOf(file_size, kFormatVersionLogTail).offset,
+            m.metaindex.end_with_trailer());
+
+  TableMeta back;
+  ASSERT_OK(back.DecodeFrom(enc, file_size, "f"));
+  std::string again;
+  back.EncodeTo(&again);
+  EXPECT_EQ(Hex(again), Hex(enc));
+  EXPECT_EQ(back.log_offset, m.index.end_with_trailer());
+  EXPECT_EQ(back.log_end(), m.tail_index.offset);
+  const TableMeta pages = back.PagesPart();
+  EXPECT_EQ(pages.flags, kPagedLayout);
+  EXPECT_EQ(pages.num_entries, 30u);
+  EXPECT_EQ(pages.num_keys, 30u);
+  EXPECT_EQ(pages.log_file_bytes, 0u);
+  EXPECT_EQ(pages.page_bytes(), 4096u);
+  const TableMeta log = back.LogPart();
+  EXPECT_EQ(log.flags, 0u);
+  EXPECT_EQ(log.num_entries, 15u);
+  EXPECT_EQ(log.num_keys, 10u);
+  EXPECT_EQ(log.index.offset, m.tail_index.offset);
+  EXPECT_EQ(log.block_table.offset, m.tail_blocks.offset);
+  EXPECT_EQ(log.index_capacity, 12u);
+  EXPECT_EQ(log.index_slots, 13u);
+  EXPECT_EQ(log.log_offset, m.index.end_with_trailer());
+
+  auto refused = [&](void (*edit)(TableMeta*), const char* what) {
+    TableMeta bad = sample();
+    edit(&bad);
+    std::string b;
+    bad.EncodeTo(&b);
+    TableMeta out;
+    Status st = out.DecodeFrom(b, file_size, "f");
+    EXPECT_FALSE(st.ok()) << what;
+    EXPECT_NE(st.ToString().find(what), std::string::npos) << st.ToString();
+  };
+  refused([](TableMeta* t) { t->flags = kLogTail; }, "unknown flags");
+  refused([](TableMeta* t) { t->flags = kPagedLayout; },
+          "log tail fields in a file without one");
+  refused([](TableMeta* t) { t->page_entries = 40; }, "log tail entry counts");
+  refused([](TableMeta* t) { t->num_keys = 44; }, "log tail entry counts");
+  refused([](TableMeta* t) { t->address_bits = 0; }, "log tail geometry");
+  refused([](TableMeta* t) { t->tail_slots = 12; }, "log tail index geometry");
+  refused([](TableMeta* t) { t->tail_capacity = 0; },
+          "log tail index geometry");
+  refused([](TableMeta* t) { t->index_capacity = t->index_slots = 3; },
+          "page geometry");
+  refused([](TableMeta* t) { t->log_file_bytes = 204; },
+          "section out of place");
+  refused([](TableMeta* t) { t->tail_blocks.offset += 1; },
+          "section out of place");
+  refused([](TableMeta* t) { t->log_file_bytes = uint64_t{1} << 62; },
+          "log past end of file");
+  // The same fields in version 7's meta block are not there to read.
+  TableMeta v7 = sample();
+  v7.format_version = kFormatVersionPageSizes;
+  std::string b;
+  v7.EncodeTo(&b);
+  EXPECT_EQ(b.size(), 196u);
+  TableMeta out;
+  EXPECT_FALSE(out.DecodeFrom(b, file_size - 56, "f").ok());
 }
 
 // The footer's version field: version 1 wrote a plain 1; later versions

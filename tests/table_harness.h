@@ -24,6 +24,7 @@
 #include "table/robinhood_table_builder.h"
 #include "table/inline_layout.h"
 #include "table/log_layout.h"
+#include "table/paged_log_layout.h"
 #include "table/robinhood_table_reader.h"
 #include "tests/test_util.h"
 
@@ -43,7 +44,7 @@ inline std::string IKey(const std::string& user_key, SequenceNumber seq,
 
 // The view of an open RobinHoodTable reader, and its layout's own parts:
 // the slots of an inline file (null for a log file), the blocks of a log
-// (none for an inline file).
+// (none for an inline file; a log tail's for pages then a log).
 inline const TableView& ViewOf(const TableReader* t) {
   return static_cast<const RobinHoodTableReader*>(t)->view();
 }
@@ -53,7 +54,10 @@ inline const InlineTable* InlineOf(const TableReader* t) {
 }
 inline const BlockTable& BlocksOf(const TableReader* t) {
   static const BlockTable kNone;
-  const LogLayout* log = ViewOf(t).layout().AsLog();
+  const Layout& layout = ViewOf(t).layout();
+  const LogLayout* log = layout.AsPagedLog() != nullptr
+                             ? &layout.AsPagedLog()->log()
+                             : layout.AsLog();
   return log != nullptr ? log->blocks() : kNone;
 }
 

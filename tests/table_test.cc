@@ -241,6 +241,10 @@ struct Param {
   bool crowded = false;
   // page_layout: compacted puts too long for a slot may take pages.
   bool page_layout = true;
+  // If nonzero: keys from this share of them on are written as the rest
+  // of MakeEntries writes them when not `compacted` (versions, deletions,
+  // puts with sequence numbers), so a paged file ends in a log.
+  double tail_at = 0;
 };
 
 class TableRoundTrip
@@ -268,13 +272,18 @@ Entries MakeEntries(const Param& p, std::mt19937_64* rng) {
   }
   Entries entries;
   SequenceNumber seq = 1000000;
+  size_t nth = 0;
   for (const auto& kv : keys) {
-    for (int v = 0; v < kv.second; ++v) {
+    const bool compacted =
+        p.compacted && (p.tail_at == 0 || nth++ < p.tail_at * p.keys);
+    // A compacted put is its key's one entry.
+    const int versions = p.tail_at > 0 && compacted ? 1 : kv.second;
+    for (int v = 0; v < versions; ++v) {
       // Mostly bottommost-style puts with sequence 0; versions otherwise.
       ValueType type = kTypeValue;
       SequenceNumber s =
-          p.compacted || (kv.second == 1 && (*rng)() % 2) ? 0 : seq--;
-      if (kv.second > 1 && (*rng)() % 4 == 0) {
+          compacted || (versions == 1 && (*rng)() % 2) ? 0 : seq--;
+      if (versions > 1 && (*rng)() % 4 == 0) {
         type = (*rng)() % 2 ? kTypeDeletion : kTypeSingleDeletion;
       }
       std::string value(type == kTypeValue ? vlen(*rng) : 0, 'v');
@@ -332,6 +341,9 @@ TEST_P(TableRoundTrip, MatchesModel) {
     EXPECT_EQ(slots->has_order_array(),
               p.order_array && !key_ordered);
     EXPECT_EQ(props->format_version, kFormatVersionInlineFile);
+  } else if (layout == "paged+log") {
+    EXPECT_EQ(props->format_version, kFormatVersionLogTail);
+    EXPECT_TRUE(p.compacted && p.page_layout);
   } else if (layout == "paged") {
     // Version 7 for pages larger than 4 KiB (PageSizeFollowsTheEntries).
     EXPECT_EQ(props->format_version,
@@ -352,7 +364,7 @@ TEST_P(TableRoundTrip, MatchesModel) {
   // Inline slots and pages are never compressed: a lookup reads them in
   // place.
   if (p.compression == kNoCompression || !CanCompress(p.compression) ||
-      layout != "log") {
+      (layout != "log" && layout != "paged+log")) {
     ASSERT_EQ(compressed, 0u);
   } else {
     ASSERT_GT(compressed, blocks.num_blocks() / 2);
@@ -448,6 +460,23 @@ const Param kParams[] = {
      false, false},
     {"inline_until_a_last_past_a_page", 3000, 8, 8, 4, 4, 1, false, 0.85,
      4096, 16, &KeyHash, kNoCompression, true, "log", 5000},
+    // Pages, then a log: the pages went to the file as they filled (past
+    // the first 256 KiB, which choose their size), and an entry no page
+    // takes starts a log behind them.
+    {"paged_until_a_last_past_a_page", 5000, 8, 32, 100, 100, 1, false, 0.85,
+     4096, 16, &KeyHash, kNoCompression, true, "paged+log", 70000},
+    {"paged_until_versions", 5000, 8, 32, 50, 150, 4, false, 0.85, 1024, 4,
+     &KeyHash, kNoCompression, true, "paged+log", 0, true, "", kHashOrder,
+     false, true, 0.7},
+    {"paged_until_versions_filtered", 5000, 8, 32, 50, 150, 4, true, 0.85,
+     4096, 16, &KeyHash, kNoCompression, true, "paged+log", 0, true,
+     "hashbloom:10", kHashOrder, false, true, 0.6},
+    {"paged_until_versions_two_bit_hash", 4000, 8, 32, 80, 120, 3, false, 0.7,
+     512, 2, &TwoBitHash, kNoCompression, true, "paged+log", 0, true, "",
+     kHashOrder, false, true, 0.8},
+    {"paged_until_large_pages_then_versions", 1500, 16, 16, 1000, 1000, 2,
+     false, 0.85, 4096, 16, &KeyHash, kNoCompression, true, "paged+log", 0,
+     true, "", kHashOrder, false, true, 0.5},
     {"inline_snappy", 3000, 8, 16, 0, 40, 1, false, 0.85, 1024, 8, &KeyHash,
      kSnappyCompression, true, "inline"},
     // Inline files without an order array: the reader sorts the slots.
@@ -710,8 +739,9 @@ TEST(TableTest, OverheadOfPages) {
   ASSERT_OK(h.Open(&table));
   const TableMeta& meta = ViewOf(table.get()).meta();
   ASSERT_TRUE(meta.is_paged());
-  // The pages wait in memory until Finish: within the design bound.
-  EXPECT_LE(peak, h.FileSize() * 3 / 2);
+  // Pages go to the file as they fill (BuilderStreamsPages): the builder
+  // holds its 2 MiB write unit and the filter's hashes (from 512 KiB).
+  EXPECT_LE(peak, size_t{3} << 20);
   EXPECT_EQ(meta.index_slots, 304u);
   EXPECT_EQ(meta.index.size, 304u * 4096);
   EXPECT_EQ(meta.log_file_bytes, 0u);
@@ -724,6 +754,35 @@ TEST(TableTest, OverheadOfPages) {
   EXPECT_LE(meta.filter.size, 10000u * 10 / 8 + 256);
   EXPECT_LE(h.FileSize(), meta.index.size + meta.block_table.size +
                               meta.filter.size + 8192);
+}
+
+// A paged file's pages go to the file as they fill, once the first 256 KiB
+// of entries chose their size: the builder holds the page index and the
+// filter's 8 bytes a key, its 2 MiB write unit and an open page, not the
+// pages, whatever the file's size.
+TEST(TableTest, BuilderStreamsPages) {
+  Entries entries;
+  const int n = 100000;
+  for (int i = 0; i < n; ++i) {
+    char k[17];
+    snprintf(k, sizeof(k), "%016d", i);
+    entries.emplace_back(IKey(k, 0, kTypeValue),
+                         std::string(100, static_cast<char>('a' + i % 26)));
+  }
+  Harness h(true);
+  size_t peak = 0;
+  ASSERT_OK(h.Build(entries, RobinHoodTableOptions(), &KeyHash, &peak));
+  std::unique_ptr<TableReader> t;
+  ASSERT_OK(h.Open(&t));
+  ASSERT_TRUE(ViewOf(t.get()).meta().is_paged());
+  ASSERT_GT(h.FileSize(), 12000000u);
+  EXPECT_LE(peak, (size_t{3} << 20) + size_t{8} * n);
+  for (int i = 0; i < n; i += 997) {
+    ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), entries,
+                                     ExtractUserKey(entries[i].first).ToString(),
+                                     kMaxSequenceNumber));
+  }
+  ASSERT_OK(t->VerifyChecksum(ReadOptions(), TableReaderCaller::kUncategorized));
 }
 
 // A file of entries that would leave much of a 4 KiB page empty takes
