@@ -78,6 +78,8 @@ class BlockTable {
   // The block holding `address`. REQUIRES: address < logical size.
   size_t Find(uint64_t address) const;
   uint64_t logical_bytes() const { return starts_.back().logical; }
+  // Where the log starts in the file.
+  uint64_t file_start() const { return starts_[0].file; }
   size_t MemoryUsage() const;
 
  private:

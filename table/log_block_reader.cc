@@ -33,6 +33,7 @@ LogBlockReader::LogBlockReader(const SectionReader* file,
       blocks_(blocks),
       cache_(cache),
       cache_id_(cache_id),
+      cache_base_(blocks->file_start()),
       entry_read_bytes_(EntryReadBytes(entry_bytes)),
       verified_(blocks->num_blocks()) {}
 
@@ -122,20 +123,21 @@ Status LogBlockReader::VerifyBlock(size_t b, std::string* buf) const {
 
 bool LogBlockReader::LookupCached(size_t b, CachedBlock* pin,
                                   Slice* contents) const {
-  return pin->Lookup(cache_, cache_id_, b, blocks_->Get(b).logical_bytes,
-                     contents);
+  return pin->Lookup(cache_, cache_id_, cache_base_ + b,
+                     blocks_->Get(b).logical_bytes, contents);
 }
 
 void LogBlockReader::InsertCached(size_t b, const Slice& block,
                                   CachedBlock* pin, Slice* contents) const {
   assert(block.size() == blocks_->Get(b).logical_bytes);
-  pin->Insert(cache_, cache_id_, b, block, contents);
+  pin->Insert(cache_, cache_id_, cache_base_ + b, block, contents);
 }
 
 Status LogBlockReader::CachedContents(size_t b, bool verify, std::string* buf,
                                       CachedBlock* pin,
                                       Slice* contents) const {
-  return pin->Fetch(cache_, cache_id_, b, blocks_->Get(b).logical_bytes,
+  return pin->Fetch(cache_, cache_id_, cache_base_ + b,
+                    blocks_->Get(b).logical_bytes,
                     !file_->mmap(), [&](Slice* read) {
                       return ReadBlock(b, verify, buf, read);
                     },

@@ -54,7 +54,9 @@ class LogBlockReader {
  public:
   // All must outlive this reader. `blocks` is initialised. `cache` may be
   // null: no block cache; its blocks go under `cache_id` there
-  // (TableView::block_cache_id). `entry_bytes`: the file's mean entry
+  // (TableView::block_cache_id), numbered from the log's start in the
+  // file (so that a log tail's never meet its pages' numbers, from 0).
+  // `entry_bytes`: the file's mean entry
   // length (0: unknown), which sizes a lookup's first read of an entry.
   LogBlockReader(const SectionReader* file, const BlockTable* blocks,
                  Cache* cache = nullptr, uint64_t cache_id = 0,
@@ -121,6 +123,7 @@ class LogBlockReader {
   Cache* const cache_;
   // This reader's blocks' keys in the cache: the id, then the block.
   const uint64_t cache_id_;
+  const uint64_t cache_base_;  // block 0's number in the cache
   // Bytes from an entry's start that a lookup reads (or decodes) first:
   // most of the file's entries fit.
   const size_t entry_read_bytes_;

@@ -128,7 +128,7 @@ inline Model MakeModel(int keys, uint64_t seed) {
 // an inline slot: a paged file), or from `long_min` on, 90 more at most.
 inline Model MakeCompactedModel(int keys, uint64_t seed, bool spread = false,
                                 bool long_values = false,
-                                size_t long_min = 70) {
+                                size_t long_min = 70, int tail_from = -1) {
   std::mt19937_64 rng(seed);
   Model m;
   for (int i = 0; i < keys; ++i) {
@@ -147,7 +147,11 @@ inline Model MakeCompactedModel(int keys, uint64_t seed, bool spread = false,
                     : rng() % 21,
         'x');
     for (auto& c : value) c = static_cast<char>('a' + rng() % 26);
-    m.entries.emplace_back(IKey(uk, 0, kTypeValue), value);
+    // From `tail_from` on, puts with sequence numbers: a paged file's
+    // builder sends them to a log behind its pages.
+    const SequenceNumber seq =
+        tail_from >= 0 && i >= tail_from ? 1000 + static_cast<uint64_t>(i) : 0;
+    m.entries.emplace_back(IKey(uk, seq, kTypeValue), value);
     m.queries.push_back(
         Query{uk, kMaxSequenceNumber, GetContext::kFound, value});
     if (i % 5 == 0) {
@@ -180,7 +184,7 @@ struct FileMap {
 
   // The part of the file `offset` lies in, for messages and the summary.
   std::string PartOf(uint64_t offset) const {
-    if (offset < meta.log_file_bytes) {
+    if (offset >= meta.log_offset && offset < meta.log_end()) {
       for (const auto& b : blocks) {
         if (offset >= b.file_offset &&
             offset < b.file_offset + b.contents_bytes + kTrailerSize) {
@@ -555,19 +559,22 @@ inline std::string WithFooter(const std::string& bytes, const FileMap& l,
 
 // One file of each layout, for the suites that check every layout alike:
 // a log file (many small blocks), an inline file in hash order and one in
-// key order (several pages of slots each), and a paged file.
+// key order (several pages of slots each), a paged file, and one of pages
+// then a log (enough pages to stream, then 30 entries in the log).
 struct LayoutCase {
   const char* name;
   bool is_inline;
   bool key_ordered;
   bool paged = false;
   int keys = 300;
+  int log_tail_from = -1;
 };
 inline std::vector<LayoutCase> AllLayouts() {
   return {LayoutCase{"log", false, false},
           LayoutCase{"inline_hash_order", true, false},
           LayoutCase{"inline_key_order", true, true},
-          LayoutCase{"paged", false, false, true}};
+          LayoutCase{"paged", false, false, true},
+          LayoutCase{"paged_log", false, false, true, 2430, 2400}};
 }
 inline std::string LayoutCaseName(
     const ::testing::TestParamInfo<LayoutCase>& i) {
@@ -580,13 +587,15 @@ inline std::string BuildLayoutCase(TableFile* f, const LayoutCase& c,
                                    Model* m) {
   opts.inline_key_order = c.key_ordered;
   *m = c.is_inline || c.paged
-           ? MakeCompactedModel(c.keys, seed, c.key_ordered, c.paged)
+           ? MakeCompactedModel(c.keys, seed, c.key_ordered, c.paged, 70,
+                                c.log_tail_from)
            : MakeModel(c.keys, seed);
   const std::string bytes = BuildModel(f, *m, opts);
   const FileMap l = MapOf(f);
   EXPECT_EQ(l.meta.is_inline(), c.is_inline);
   EXPECT_EQ(l.meta.key_ordered(), c.key_ordered);
   EXPECT_EQ(l.meta.is_paged(), c.paged);
+  EXPECT_EQ(l.meta.has_log_tail(), c.log_tail_from >= 0);
   return bytes;
 }
 

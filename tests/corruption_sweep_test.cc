@@ -103,11 +103,16 @@ enum SweptFile {
   kInlineFileSorted,
   kInlineKeyOrder,
   kPagedFile,
-  kPagedLargePages  // 14 entries of 1 KiB or so: two pages of 8 KiB
+  kPagedLargePages,  // 14 entries of 1 KiB or so: two pages of 8 KiB
+  kPagedLogTail      // 300 KB of pages (they stream), then a log of 30
 };
 const char* const kSweptFileNames[] = {"_log",    "_inline",
                                        "_inline_sorted", "_inline_keyorder",
-                                       "_paged", "_paged_8k"};
+                                       "_paged", "_paged_8k", "_paged_log"};
+// Pages of a file with a log tail flipped this far apart, its log's
+// contents and its filter this far: _paged and _log sweep them whole.
+constexpr uint64_t kTailFilePageStride = 251;
+constexpr uint64_t kTailFileStride = 7;
 
 class CorruptionSweep
     : public testing::TestWithParam<std::tuple<bool, SweptFile>> {};
@@ -115,18 +120,30 @@ class CorruptionSweep
 TEST_P(CorruptionSweep, EveryByteFlipped) {
   const bool mmap = std::get<0>(GetParam());
   const SweptFile kind = std::get<1>(GetParam());
-  const bool paged = kind == kPagedFile || kind == kPagedLargePages;
+  const bool log_tail = kind == kPagedLogTail;
+  const bool paged =
+      kind == kPagedFile || kind == kPagedLargePages || log_tail;
   const bool inline_layout = kind != kLogFile && !paged;
   // Slots and pages: the parts that hold the entries, each checked when a
   // read reaches it.
   const bool entry_pages = inline_layout || paged;
-  const Model model =
-      entry_pages
+  Model model =
+      log_tail ? MakeCompactedModel(2430, 7, false, true, 70, 2400)
+      : entry_pages
           ? kind == kPagedLargePages
                 ? MakeCompactedModel(14, 7, false, true, 1010)
                 : MakeCompactedModel(paged ? 120 : 300, 7,
                                      kind == kInlineKeyOrder, paged)
           : MakeModel(200, 7);
+  if (log_tail) {
+    // Every key of the log and those of the pages' ends, and misses.
+    std::vector<Query> kept;
+    for (const Query& q : model.queries) {
+      const int i = atoi(q.user_key.c_str() + 3) / 3;
+      if (i < 40 || i >= 2360) kept.push_back(q);
+    }
+    model.queries.swap(kept);
+  }
   TableFile file(std::string("sweep_") + (mmap ? "mmap" : "pread") +
                  kSweptFileNames[kind]);
   RobinHoodTableOptions options = SmallBlocks();
@@ -137,6 +154,7 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
   const FileMap layout = MapOf(&file);
   ASSERT_EQ(layout.meta.is_inline(), inline_layout);
   ASSERT_EQ(layout.meta.is_paged(), paged);
+  ASSERT_EQ(layout.meta.has_log_tail(), log_tail);
   ASSERT_EQ(layout.meta.key_ordered(), kind == kInlineKeyOrder);
   if (paged) {
     ASSERT_EQ(layout.meta.page_bytes(),
@@ -162,6 +180,12 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
     if ((part == "log block contents" || part == "inline slots" ||
          part == "pages") &&
         off % stride != 0) {
+      continue;
+    }
+    if (log_tail &&
+        ((part == "pages" && off % kTailFilePageStride != 0) ||
+         ((part == "log block contents" || part == "filter") &&
+          off % kTailFileStride != 0))) {
       continue;
     }
     const auto part_start = std::chrono::steady_clock::now();
@@ -194,7 +218,7 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
         } else {
           sum.verify_failed++;
         }
-        if (off < layout.meta.log_file_bytes ||
+        if ((off >= layout.meta.log_offset && off < layout.meta.log_end()) ||
             (entry_pages && off >= layout.meta.index.offset &&
              off < layout.meta.index.offset + layout.meta.index.size)) {
           // Every block (every page of slots: each holds entries) is read
@@ -236,7 +260,7 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Combine(testing::Bool(),
                      testing::Values(kLogFile, kInlineFile, kInlineFileSorted,
                                      kInlineKeyOrder, kPagedFile,
-                                     kPagedLargePages)),
+                                     kPagedLargePages, kPagedLogTail)),
     [](const testing::TestParamInfo<std::tuple<bool, SweptFile>>& info) {
       return std::string(std::get<0>(info.param) ? "mmap" : "pread") +
              kSweptFileNames[std::get<1>(info.param)];
