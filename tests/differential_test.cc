@@ -44,6 +44,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/snapshot.h"
+#include "rocksdb/sst_file_writer.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/debug.h"
@@ -898,7 +899,72 @@ class DifferentialTest : public testing::TestWithParam<bool>,
     if (!Failed()) CompareEverything("after the final reopen");
     if (!Failed()) BottomOfShortPuts();
     if (!Failed()) BottomOfLongPuts();
+    if (!Failed()) IngestPagesThenALog();
     if (!Failed()) BottomOfSpreadKeys();
+  }
+
+  // A file of SstFileWriter's built for each database and ingested: 3,000
+  // keys of 700 to 1,200 random bytes (past any inline slot, and a codec
+  // saves nothing), except the 2,000th, of 80,000 bytes (past any page),
+  // with merges and deletions after it. RobinHoodTable writes pages as
+  // they fill and a log from that entry on. Then the comparison, on it and
+  // reopened, and the keys deleted again.
+  void IngestPagesThenALog() {
+    Note("ingested pages, then a log");
+    std::vector<std::string> keys;
+    for (int i = 0; i < 3000; ++i) {
+      char k[16];
+      snprintf(k, sizeof(k), "L%05d", i);
+      keys.push_back(k);
+    }
+    std::vector<std::string> values;
+    for (int i = 0; i < 3000; ++i) {
+      std::string v(i == 2000 ? 80000 : 700 + R(501), '\0');
+      for (char& c : v) c = static_cast<char>(rng_());
+      values.push_back(v);
+    }
+    auto build = [&](const Options& o, const std::string& path) {
+      SstFileWriter w(EnvOptions(), o);
+      Status st = w.Open(path);
+      for (int i = 0; i < 3000 && st.ok(); ++i) {
+        if (i > 2000 && i % 50 == 7) {
+          st = w.Merge(keys[i], values[i].substr(0, 20));
+        } else if (i > 2000 && i % 50 == 13) {
+          st = w.Delete(keys[i]);
+        } else {
+          st = w.Put(keys[i], values[i]);
+        }
+      }
+      if (st.ok()) st = w.Finish();
+      return st;
+    };
+    const std::string rh_file = rh_path_ + "_tail.sst";
+    const std::string bbt_file = bbt_path_ + "_tail.sst";
+    CheckWrite(build(rh_opts_, rh_file), build(bbt_opts_, bbt_file));
+    if (Failed()) return;
+    IngestExternalFileOptions ifo;
+    CheckWrite(rh_->IngestExternalFile({rh_file}, ifo),
+               bbt_->IngestExternalFile({bbt_file}, ifo));
+    if (Failed()) return;
+    TablePropertiesCollection props;
+    if (rh_->GetPropertiesOfAllTables(&props).ok()) {
+      for (const auto& p : props) {
+        paged_log_files_ += p.second->user_collected_properties.at(
+                                RobinHoodTablePropertyNames::kLayout) ==
+                            "paged+log";
+      }
+    }
+    for (int round = 0; round < 2 && !Failed(); ++round) {
+      const std::string label =
+          round == 0 ? "on pages then a log" : "on pages then a log, reopened";
+      if (round == 1) DoReopen();
+      if (!Failed()) CompareEverything(label);
+      if (!Failed()) CompareAround(keys, label);
+    }
+    for (size_t i = 0; i < keys.size() && !Failed(); ++i) {
+      CheckWrite(rh_->Delete(WriteOptions(), keys[i]),
+                 bbt_->Delete(WriteOptions(), keys[i]));
+    }
   }
 
   // A full compaction of both databases into their bottom level; returns
@@ -1069,6 +1135,7 @@ class DifferentialTest : public testing::TestWithParam<bool>,
   size_t inline_files_ = 0;  // at the end, in BottomOfShortPuts
   size_t key_ordered_files_ = 0;  // at the end, in BottomOfSpreadKeys
   size_t paged_files_ = 0;        // at the end, in BottomOfLongPuts
+  size_t paged_log_files_ = 0;    // ingested, in IngestPagesThenALog
   std::mt19937_64 rng_;
   std::string config_;
   RobinHoodTableOptions rh_table_;
@@ -1101,12 +1168,15 @@ TEST_P(DifferentialTest, RandomOperations) {
   ASSERT_TRUE(failure_.empty()) << failure_;
   std::cout << "inline files at the end: " << inline_files_
             << "; key-ordered files: " << key_ordered_files_
-            << "; paged files: " << paged_files_ << std::endl;
+            << "; paged files: " << paged_files_
+            << "; ingested pages then a log: " << paged_log_files_ << std::endl;
   // Keys of at most about 420 bytes, values of at most 600: they fit a
   // page, where pages are allowed (a compressing column family keeps the
   // log).
   EXPECT_EQ(paged_files_ > 0,
             rh_table_.page_layout && rh_opts_.compression == kNoCompression);
+  // Random bytes: pages with any codec, where pages are allowed.
+  EXPECT_EQ(paged_log_files_, rh_table_.page_layout ? 1u : 0u);
   if (rh_table_.inline_slot_limit >= 64) {
     EXPECT_GT(inline_files_, 0u);
     // Keys of 5 bytes, values of at most 4: they fit any slot limit.

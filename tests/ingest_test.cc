@@ -810,6 +810,52 @@ TEST_P(IngestTest, PutOnlyFileIsInline) {
   ASSERT_NO_FATAL_FAILURE(CompareThroughReopenAndCompaction("inline"));
 }
 
+// A file of puts too long for a slot takes pages, which SstFileWriter's
+// builder writes as they fill (past the first 256 KiB, here about 2,000
+// entries); the 80,000-byte value past a page's room,
+// and the merges and deletions after it, go to a log behind them. Ingested
+// over overlapping writes (a global sequence number), it reads as
+// BlockBasedTable's file does, through every read, reopened and compacted.
+TEST_P(IngestTest, PagesThenALogFile) {
+  Workload(0, 2000, 1, 23);
+  Flush();
+  Workload(300, 900, 2, 24);
+  TakeSnapshot("before the paged ingestion");
+  FileSpec spec;
+  std::mt19937_64 rng(26);
+  for (int i = 0; i < 2200; i++) {
+    // Random bytes: the column family's codec would save nothing, so the
+    // file takes pages.
+    std::string v(i == 2000 ? 80000 : 190 + i % 100, '\0');
+    for (char& c : v) c = static_cast<char>(rng());
+    if (i > 2000 && i % 40 == 3) {
+      spec.push_back({Entry::kMerge, Key(i * 2), "m" + std::to_string(i)});
+    } else if (i > 2000 && i % 40 == 9) {
+      spec.push_back({Entry::kDelete, Key(i * 2), ""});
+    } else {
+      spec.push_back({Entry::kPut, Key(i * 2), v});
+    }
+  }
+  std::string rh_file, bbt_file;
+  ASSERT_OK(WriteFiles(spec, "pages_then_log", &rh_file, &bbt_file));
+  const SequenceNumber before = rh_->GetLatestSequenceNumber();
+  ASSERT_OK(Ingest(rh_file, bbt_file));
+  const LiveFileMetaData f = NewestFile();
+  ASSERT_NO_FATAL_FAILURE(CheckIngestedFile(f, before + 1));
+  {
+    SstFileReader reader(rh_opts_);
+    ASSERT_OK(reader.Open(f.db_path + "/" + f.name));
+    EXPECT_EQ(reader.GetTableProperties()->user_collected_properties.at(
+                  RobinHoodTablePropertyNames::kLayout),
+              "paged+log");
+    ASSERT_OK(reader.VerifyChecksum());
+  }
+  ASSERT_NO_FATAL_FAILURE(Compare("pages then a log ingested"));
+  Workload(0, 600, 5, 25);
+  ASSERT_NO_FATAL_FAILURE(Compare("writes over the pages and the log"));
+  ASSERT_NO_FATAL_FAILURE(CompareThroughReopenAndCompaction("pages then a log"));
+}
+
 TEST_P(IngestTest, StackedIngestionsAndSeveralFilesAtOnce) {
   Workload(0, 1200, 1, 20);
   Flush();
