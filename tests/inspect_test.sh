@@ -244,6 +244,30 @@ has '^probe length \(miss\) '
 run 0 verify "$R"
 has '^checksums match: 1 pages of inline slots, '
 
+# --- pages, then a log: the first 2,000 keys in pages, the rest in a log
+# behind them, from the 70,000-byte value no page takes.
+PL="$WORK/paged_log.sst"
+run 0 info "$PL" --json
+json "d['layout'] == 'paged+log' and d['format_version'] == 8 and d['entries'] == 3000"
+json "d['pages']['pages'] > 50 and d['log']['blocks'] > 100 and d['hash_index']['capacity'] > 900"
+run 0 info "$PL"
+has '^layout +paged\+log '
+run 0 get "$PL" pg00007
+has '^newest +seq 0 PUT v7\.+$'
+run 0 get "$PL" pg02000 --json
+json "d['found'] and d['newest']['value'] == 'x' * 70000"
+run 0 get "$PL" pg02999
+has '^newest +seq 0 PUT v2999\.+$'
+run 0 get "$PL" pg02013
+has '^newest +seq 0 DELETE$'
+run 1 get "$PL" pg03000
+run 1 get "$PL" pg00007x
+run 0 scan "$PL" pg01998 --json --limit 4
+json "[e['key'] for e in d['entries']] == ['pg01998', 'pg01999', 'pg02000', 'pg02001']"
+run 0 stats "$PL" --json
+json "sum(v for k, v in d['bytes'].items() if k != 'file') == d['bytes']['file']"
+run 0 verify "$PL"
+
 # --- an inline file without an order array: the reader sorts the slots by
 # the file's (reverse) comparator.
 RS="$WORK/reverse_sorted.sst"

@@ -99,7 +99,11 @@ struct RobinHoodTableOptions {
   // Pages are never compressed: where the column family has a codec that
   // would save an eighth of a file's first 64 KiB of entries, the file
   // keeps the log layout and its compressed blocks. Such files are format
-  // version 6. false: such files keep the log layout.
+  // version 6 (7 with larger pages). The builder writes the pages as they
+  // fill; an entry no page takes that comes after them (a longer one, or
+  // one that is not a compacted put) starts a log behind them, with a
+  // hash index of its own (format version 8, layout "paged+log"). false:
+  // such files keep the log layout.
   bool page_layout = true;
 
   // A filter over each file's keys. Get and MultiGet ask it before the
@@ -182,8 +186,8 @@ struct RobinHoodTablePropertyNames {
   // The builder's index memory at its peak.
   static constexpr const char* kBuilderPeakBytes =
       "rocksdb.robinhood.builder.peak.bytes";
-  // "inline", "paged" or "log" (format version 2 on; version 1 files are
-  // "log").
+  // "inline", "paged", "paged+log" (pages, then a log) or "log" (format
+  // version 2 on; version 1 files are "log").
   static constexpr const char* kLayout = "rocksdb.robinhood.layout";
   // Of an inline file: "key" if its slots are in key order, else "hash".
   static constexpr const char* kSlotOrder = "rocksdb.robinhood.slot.order";

@@ -41,6 +41,11 @@
 //                   (inline_slot_limit=0, page_layout=false): enough
 //                   entries for verify to cut the scan into key ranges
 //   big_inline.sst  the same entries in the inline layout
+//   paged_log.sst   SstFileWriter, log_block_size 512: puts of 3,000 keys
+//                   pg00000 .. pg02999, each -> 200 bytes "v<i>" padded
+//                   with '.', but pg02000 -> 70,000 bytes of 'x', and the
+//                   keys from pg02001 on whose i % 10 == 3 deleted, not
+//                   put: pages of the first 2,000, a log of the rest
 //   blockbased.sst  one put (key "a") in RocksDB's default BlockBasedTable
 //                   format: an SST file that is not a RobinHoodTable file
 #include <algorithm>
@@ -125,6 +130,27 @@ Status WriteReverse(const std::string& path, bool order_array) {
     char key[8];
     snprintf(key, sizeof(key), "r%03d", i);
     s = writer.Put(key, std::string("value-") + key);
+  }
+  if (s.ok()) s = writer.Finish();
+  return s;
+}
+
+// Pages, then a log from the entry no page takes.
+Status WritePagedLog(const std::string& path) {
+  const EnvOptions env_options;
+  SstFileWriter writer(env_options, TableOptions(kNoCompression));
+  Status s = writer.Open(path);
+  for (int i = 0; s.ok() && i < 3000; ++i) {
+    char key[16];
+    snprintf(key, sizeof(key), "pg%05d", i);
+    if (i > 2000 && i % 10 == 3) {
+      s = writer.Delete(key);
+      continue;
+    }
+    std::string value = "v" + std::to_string(i);
+    value.resize(200, '.');
+    if (i == 2000) value.assign(70000, 'x');
+    s = writer.Put(key, value);
   }
   if (s.ok()) s = writer.Finish();
   return s;
@@ -294,6 +320,9 @@ int main(int argc, char** argv) {
   s = WriteKeyOrder(dir + "/keyorder.sst");
   if (!s.ok()) return Fail(dir + "/keyorder.sst", s);
   printf("wrote %s/keyorder.sst\n", dir.c_str());
+  s = WritePagedLog(dir + "/paged_log.sst");
+  if (!s.ok()) return Fail(dir + "/paged_log.sst", s);
+  printf("wrote %s/paged_log.sst\n", dir.c_str());
   for (bool log : {true, false}) {
     const std::string big = dir + (log ? "/big_log.sst" : "/big_inline.sst");
     s = WriteBig(big, log);

@@ -47,6 +47,10 @@ int Info(const Args& a, const TableFile& t) {
   const Status read = t.SparseIndexRecords(&samples);
   if (!read.ok()) return ReportFailure(a, Describe(a.file, read), kExitBadFile);
   const TableMeta& m = t.meta();
+  // A paged file with a log tail: its log's part, which the log section
+  // below describes as a log file's.
+  const bool tail = m.has_log_tail();
+  const TableMeta lm = tail ? m.LogPart() : m;
   const TableProperties& p = t.properties();
   const size_t blocks = t.blocks().num_blocks();
   uint64_t compressed_blocks = 0;
@@ -61,6 +65,8 @@ int Info(const Args& a, const TableFile& t) {
   const bool has_global_seqno = GlobalSeqno(p, &global_seqno);
   const double load_factor =
       static_cast<double>(m.num_keys) / static_cast<double>(m.index_capacity);
+  const double log_load_factor =
+      static_cast<double>(lm.num_keys) / static_cast<double>(lm.index_capacity);
   const uint32_t tag_bits = t.hash_index().geometry().tag_bits();
   const std::string hash_seed = Format("0x%016" PRIx64, m.hash_seed);
 
@@ -74,10 +80,14 @@ int Info(const Args& a, const TableFile& t) {
   out.Field("format_version", Uint(m.format_version), Row("format version"));
   const InlineTable* in = t.inline_table();
   const PagedLayout* paged = t.paged();
-  out.Field("layout", Str(paged ? "paged" : in ? "inline" : "log"),
+  out.Field("layout",
+            Str(tail ? "paged+log" : paged ? "paged" : in ? "inline" : "log"),
             Row("layout",
-                paged ? "paged (entries in key order in pages, a page index "
-                        "over them)"
+                tail ? "paged+log (entries in key order in pages, a page "
+                       "index over them; then a log of the rest, a hash "
+                       "index over it)"
+                : paged ? "paged (entries in key order in pages, a page index "
+                          "over them)"
                 : in  ? "inline (entries in the hash table's slots)"
                       : "log (entries in a log, a hash index over them)"));
   out.Field("comparator", Str(p.comparator_name), Row("comparator"));
@@ -98,13 +108,16 @@ int Info(const Args& a, const TableFile& t) {
                 has_global_seqno ? std::to_string(global_seqno) : "none"));
   out.Field("data_size", Uint(p.data_size),
             Row("data size", std::to_string(p.data_size) +
-                                 (paged ? " bytes (the pages)"
+                                 (tail    ? " bytes (the pages and the log)"
+                                  : paged ? " bytes (the pages)"
                                   : in  ? " bytes (the slots)"
                                         : " bytes (the log)")));
   out.Field("index_size", Uint(p.index_size),
             Row("index size",
                 std::to_string(p.index_size) +
-                    (paged ? " bytes (page index, sparse index)"
+                    (tail ? " bytes (page index; hash index, block table "
+                            "and sparse index of the log)"
+                     : paged ? " bytes (page index, sparse index)"
                      : in  ? " bytes (inline directory, sparse index)"
                            : " bytes (hash index, block table, sparse index)")));
   if (paged != nullptr) {
@@ -119,9 +132,11 @@ int Info(const Args& a, const TableFile& t) {
                             "%.1f%% filled by entries; page index %" PRIu64
                             " bytes",
                             paged->pages(), paged->page_bytes(),
-                            paged->pages() ? static_cast<double>(m.num_entries) /
-                                                 paged->pages()
-                                           : 0.0,
+                            paged->pages()
+                                ? static_cast<double>(
+                                      paged->meta().num_entries) /
+                                      paged->pages()
+                                : 0.0,
                             100 * fill, m.block_table.size)));
     out.Field("bytes", Uint(m.index.size));
     out.Field("pages", Uint(paged->pages()));
@@ -130,13 +145,13 @@ int Info(const Args& a, const TableFile& t) {
     out.Field("page_index_bytes", Uint(m.block_table.size));
     out.End();
   }
-  if (in == nullptr && paged == nullptr) {
+  if (in == nullptr && (paged == nullptr || tail)) {
   out.BeginObject(
       "log", Row("log", Format("%" PRIu64 " bytes in %zu blocks, "
                                "%" PRIu64 " bytes uncompressed",
-                               m.log_file_bytes, blocks, m.log_logical_bytes)));
-  out.Field("file_bytes", Uint(m.log_file_bytes));
-  out.Field("logical_bytes", Uint(m.log_logical_bytes));
+                               lm.log_file_bytes, blocks, lm.log_logical_bytes)));
+  out.Field("file_bytes", Uint(lm.log_file_bytes));
+  out.Field("logical_bytes", Uint(lm.log_logical_bytes));
   out.Field("blocks", Uint(blocks));
   out.Field("compressed_blocks", Uint(compressed_blocks));
   out.End();
@@ -151,17 +166,17 @@ int Info(const Args& a, const TableFile& t) {
       Row("hash index",
           Format("%" PRIu64 " bytes: %" PRIu64 " home slots + %" PRIu64
                  " overflow, %u address bits, %u tag bits",
-                 m.index.size, m.index_capacity,
-                 m.index_slots - m.index_capacity, m.address_bits, tag_bits)));
-  out.Field("bytes", Uint(m.index.size));
-  out.Field("capacity", Uint(m.index_capacity));
-  out.Field("slots", Uint(m.index_slots));
-  out.Field("overflow_slots", Uint(m.index_slots - m.index_capacity));
-  out.Field("address_bits", Uint(m.address_bits));
+                 lm.index.size, lm.index_capacity,
+                 lm.index_slots - lm.index_capacity, lm.address_bits, tag_bits)));
+  out.Field("bytes", Uint(lm.index.size));
+  out.Field("capacity", Uint(lm.index_capacity));
+  out.Field("slots", Uint(lm.index_slots));
+  out.Field("overflow_slots", Uint(lm.index_slots - lm.index_capacity));
+  out.Field("address_bits", Uint(lm.address_bits));
   out.Field("tag_bits", Uint(tag_bits));
-  out.Field("max_displacement", Uint(m.max_displacement),
+  out.Field("max_displacement", Uint(lm.max_displacement),
             Row("max displacement"));
-  out.Field("load_factor", Real(load_factor));
+  out.Field("load_factor", Real(log_load_factor));
   out.End();
   }  // a log
 
@@ -249,10 +264,11 @@ int Info(const Args& a, const TableFile& t) {
   out.Field("log_block_size", Uint(m.log_block_size), Row("log_block_size"));
   out.Field("sparse_index_interval", Uint(m.sparse_interval),
             Row("sparse_index_interval"));
-  out.Field("load_factor", Real(load_factor),
+  // A log tail's: its hash index's (the pages' part has none).
+  out.Field("load_factor", Real(tail ? log_load_factor : load_factor),
             Row("load_factor", Format("%.4f (distinct keys / home slots; the "
                                       "configured target is at least this)",
-                                      load_factor)));
+                                      tail ? log_load_factor : load_factor)));
   out.End();
   {
     Printer::Only text(out, Printer::Form::kText);

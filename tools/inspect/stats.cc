@@ -42,6 +42,27 @@ Status SpaceParts(const TableFile& t, std::vector<Part>* parts) {
   if (!it->status().ok()) return it->status();
   const uint64_t trailers = t.blocks().num_blocks() * kTrailerSize;
   auto i64 = [](uint64_t v) { return static_cast<int64_t>(v); };
+  if (m.has_log_tail()) {
+    // Pages and a log hold the keys and values: the rest of the pages and
+    // of the log's uncompressed bytes is the format's.
+    *parts = {
+        {"keys", i64(keys)},
+        {"values", i64(values)},
+        {"page_and_entry_overhead",
+         i64(m.index.size + kTrailerSize + m.log_logical_bytes) - i64(keys) -
+             i64(values)},
+        {"block_trailers", i64(trailers)},
+        {"compression",
+         i64(m.log_file_bytes) - i64(m.log_logical_bytes) - i64(trailers)},
+    };
+    for (const Section& s : t.Sections()) {
+      if (std::strcmp(s.name, "log") != 0 &&
+          std::strcmp(s.name, "pages") != 0) {
+        parts->push_back({s.name, i64(s.bytes)});
+      }
+    }
+    return Status::OK();
+  }
   if (m.is_inline() || m.is_paged()) {
     // The slots (pages) hold the keys and values; the rest of them is the
     // format's: distance, length and tail bytes, padding, empty slots, the

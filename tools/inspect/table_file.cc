@@ -1,5 +1,7 @@
 #include "tools/inspect/table_file.h"
 
+#include <algorithm>
+
 #include "db/range_tombstone_fragmenter.h"
 #include "file/random_access_file_reader.h"
 #include "rocksdb/comparator.h"
@@ -9,6 +11,8 @@
 #include "table/key_order_model.h"
 #include "table/log_entry.h"
 #include "table/log_layout.h"
+#include "table/page_index.h"
+#include "table/paged_log_layout.h"
 #include "table/robinhood_table_reader.h"
 #include "table/sparse_index.h"
 #include "table/table_view.h"
@@ -96,28 +100,41 @@ std::string TableFile::Open(const std::string& path) {
 }
 
 const TableMeta& TableFile::meta() const { return reader_->view().meta(); }
+const LogLayout* TableFile::log() const {
+  const Layout& layout = reader_->view().layout();
+  return layout.AsPagedLog() != nullptr ? &layout.AsPagedLog()->log()
+                                        : layout.AsLog();
+}
 const BlockTable& TableFile::blocks() const {
   static const BlockTable kNone;
-  const LogLayout* log = reader_->view().layout().AsLog();
-  return log != nullptr ? log->blocks() : kNone;
+  return log() != nullptr ? log()->blocks() : kNone;
 }
 const HashIndex& TableFile::hash_index() const {
   static const HashIndex kNone;
-  const LogLayout* log = reader_->view().layout().AsLog();
-  return log != nullptr ? log->hash_index() : kNone;
+  return log() != nullptr ? log()->hash_index() : kNone;
 }
 const InlineTable* TableFile::inline_table() const {
   const InlineLayout* in = reader_->view().layout().AsInline();
   return in != nullptr ? &in->table() : nullptr;
 }
 const PagedLayout* TableFile::paged() const {
-  return reader_->view().layout().AsPaged();
+  const Layout& layout = reader_->view().layout();
+  return layout.AsPagedLog() != nullptr ? &layout.AsPagedLog()->pages()
+                                        : layout.AsPaged();
+}
+bool TableFile::InLog(const Slice& key) const {
+  if (paged() == nullptr) return log() != nullptr;
+  if (log() == nullptr) return false;
+  // Past the pages' last key (an unreadable index: the pages, whose
+  // lookup reports it).
+  const PageIndex* index = nullptr;
+  return paged()->Index(&index).ok() && index->PastLast(key);
 }
 const FilterSection& TableFile::filter() const {
   return reader_->view().filter();
 }
 uint64_t TableFile::Home(const Slice& key, uint64_t hash) const {
-  if (paged() != nullptr) {
+  if (paged() != nullptr && !InLog(key)) {
     // The page the index names (0 if it cannot be read, or for a key
     // outside the file: the lookup itself reports the error).
     const PageIndex* index = nullptr;
@@ -144,7 +161,7 @@ std::vector<Section> TableFile::Sections() const {
   const bool in = m.is_inline();
   const bool paged = m.is_paged();
   std::vector<Section> out = {
-      {"log", 0, m.log_file_bytes},
+      {"log", m.log_offset, m.log_file_bytes},
       {paged ? "pages" : in ? "inline_slots" : "hash_index", m.index.offset,
        with_trailer(m.index)},
       {paged ? "page_index" : in ? "inline_directory" : "block_table",
@@ -160,6 +177,18 @@ std::vector<Section> TableFile::Sections() const {
   if (HasFilterSection(m.format_version)) {
     out.insert(out.begin() + 5,
                Section{"filter", m.filter.offset, with_trailer(m.filter)});
+  }
+  if (m.has_log_tail()) {
+    out.insert(out.begin() + 3,
+               {Section{"hash_index", m.tail_index.offset,
+                        with_trailer(m.tail_index)},
+                Section{"block_table", m.tail_blocks.offset,
+                        with_trailer(m.tail_blocks)}});
+    // In file order: the log after the pages.
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Section& a, const Section& b) {
+                       return a.offset < b.offset;
+                     });
   }
   return out;
 }
@@ -239,7 +268,8 @@ Status TableFile::FindNewest(const Slice& user_key, Newest* newest) const {
   EntryRef at;
   const TableView& view = reader_->view();
   const uint64_t hash = view.layout().HashOf(user_key);
-  if (inline_table() != nullptr || paged() != nullptr) {
+  if (inline_table() != nullptr ||
+      (paged() != nullptr && !InLog(user_key))) {
     Slice value;
     Status s = paged() != nullptr
                    ? paged()->Find(user_key, hash, &buf, &value, &newest->found)
@@ -249,7 +279,7 @@ Status TableFile::FindNewest(const Slice& user_key, Newest* newest) const {
     newest->type = kTypeValue;
     return s;
   }
-  Status s = view.layout().AsLog()->FindNewest(user_key, hash, true, &buf, &at,
+  Status s = log()->FindNewest(user_key, hash, true, &buf, &at,
                                                &newest->found);
   if (s.ok() && newest->found) {
     newest->seq = view.Surfaced(at.entry.sequence);
@@ -267,7 +297,7 @@ Status TableFile::UserKeyAt(uint64_t address, std::string* key) const {
   std::string buf;
   EntryRef at;
   Status s =
-      reader_->view().layout().AsLog()->log().ReadEntry(address, true, &buf, &at);
+      log()->log().ReadEntry(address, true, &buf, &at);
   if (!s.ok()) return s;
   key->assign(at.entry.user_key.data(), at.entry.user_key.size());
   return Status::OK();

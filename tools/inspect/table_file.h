@@ -17,6 +17,7 @@
 #include "table/hash_index.h"
 #include "table/inline_table.h"
 #include "table/entry_page.h"
+#include "table/log_layout.h"
 #include "table/paged_layout.h"
 #include "table/internal_iterator.h"
 #include "table/robinhood_format.h"
@@ -80,12 +81,20 @@ class TableFile {
   uint64_t file_size() const { return file_size_; }
   const TableMeta& meta() const;
   const TableProperties& properties() const { return *props_; }
+  // The log's (a log tail's, in a paged file with one); none without.
   const BlockTable& blocks() const;
   const HashIndex& hash_index() const;
   // The slots of an inline file (null for a file with a log).
   const ROCKSDB_NAMESPACE::robinhood::InlineTable* inline_table() const;
-  // The paged layout of a paged file; null otherwise.
+  // The paged layout of a paged file (its pages' part, with a log tail);
+  // null otherwise.
   const ROCKSDB_NAMESPACE::robinhood::PagedLayout* paged() const;
+  // The log layout of a log file, or a paged file's log tail; null
+  // otherwise.
+  const ROCKSDB_NAMESPACE::robinhood::LogLayout* log() const;
+  // Whether a lookup of `key` reads the log (a log file's, or a log
+  // tail's for a key past the pages).
+  bool InLog(const ROCKSDB_NAMESPACE::Slice& key) const;
   // The filter (not usable() if the file has none).
   const ROCKSDB_NAMESPACE::robinhood::FilterSection& filter() const;
   // The home slot of `key`, whose hash is `hash`, in whichever layout.
