@@ -151,6 +151,45 @@ Model GoldenLargePagesModel() {
   return m;
 }
 
+// 2,200 compacted puts of 110 to 130-byte values (past the 256 KiB that
+// choose the page size, so the pages are written as they fill), then keys
+// with versions (merge over put over delete, a put with a sequence
+// number), a hash filter and a range deletion: pages, then a log
+// (version 8).
+Model GoldenPagedLogModel() {
+  Model m;
+  for (int i = 0; i < 2200; ++i) {
+    char k[24];
+    snprintf(k, sizeof(k), "tail/%05d", i * 3);
+    std::string v(110 + (i * 7) % 21, static_cast<char>('a' + i % 26));
+    for (size_t b = 0; b < v.size(); b += 13) v[b] = static_cast<char>(i + b);
+    AddPut(&m, k, v);
+  }
+  SequenceNumber seq = 5000;
+  for (int i = 0; i < 20; ++i) {
+    char k[24];
+    snprintf(k, sizeof(k), "tail/%05d", 6600 + i);
+    const std::string v(20 + i, static_cast<char>('A' + i));
+    if (i % 4 == 0) {
+      m.entries.emplace_back(IKey(k, seq--, kTypeMerge), "m" + v);
+      m.entries.emplace_back(IKey(k, seq--, kTypeValue), v);
+      m.entries.emplace_back(IKey(k, seq--, kTypeDeletion), "");
+      m.queries.push_back(
+          Query{k, kMaxSequenceNumber, GetContext::kFound, v + ",m" + v});
+      m.queries.push_back(Query{k, seq + 2, GetContext::kFound, v});
+      m.queries.push_back(Query{k, seq + 1, GetContext::kDeleted, ""});
+    } else {
+      m.entries.emplace_back(IKey(k, seq--, kTypeValue), v);
+      m.queries.push_back(Query{k, kMaxSequenceNumber, GetContext::kFound, v});
+    }
+    m.queries.push_back(Query{std::string(k) + "x", kMaxSequenceNumber,
+                              GetContext::kNotFound, ""});
+  }
+  m.tombstones.emplace_back(IKey("tail/00100", 9000, kTypeRangeDeletion),
+                            "tail/00200");
+  return m;
+}
+
 struct Golden {
   uint32_t version;
   const char* name;
@@ -160,6 +199,7 @@ struct Golden {
   bool key_order = false;     // GoldenKeyOrderModel (version 4 on)
   bool paged = false;         // GoldenPagedModel (version 6 on)
   bool large_pages = false;   // GoldenLargePagesModel (version 7 on)
+  bool log_tail = false;      // GoldenPagedLogModel (version 8 on)
 };
 
 RobinHoodTableOptions GoldenOptions(const Golden& g) {
@@ -173,6 +213,7 @@ RobinHoodTableOptions GoldenOptions(const Golden& g) {
 }
 
 Model ModelOf(const Golden& g) {
+  if (g.log_tail) return GoldenPagedLogModel();
   if (g.large_pages) return GoldenLargePagesModel();
   if (g.paged) return GoldenPagedModel();
   if (g.key_order) return GoldenKeyOrderModel();
@@ -205,6 +246,7 @@ TEST_P(GoldenFileTest, Reads) {
     EXPECT_EQ(l.meta.is_inline(), g.inline_model);
     EXPECT_EQ(l.meta.key_ordered(), g.key_order);
     EXPECT_EQ(l.meta.is_paged(), g.paged);
+    EXPECT_EQ(l.meta.has_log_tail(), g.log_tail);
     if (g.paged) {
       EXPECT_EQ(l.meta.page_bytes() > kEntryPageMinBytes, g.large_pages);
     }
@@ -222,7 +264,8 @@ TEST_P(GoldenFileTest, Reads) {
 }
 
 // Today's builder still writes what it writes as the newest versions (5,
-// inline files; 6 and 7, paged files) and as version 3 (log files) byte for byte: a
+// inline files; 6 and 7, paged files; 8, pages then a log) and as version 3
+// (log files) byte for byte: a
 // change to what it writes is a format change, which needs a new version
 // (and file), or, where every reader of the version reads the new bytes
 // as it read the old, a new file of the same version beside the old one
@@ -284,7 +327,9 @@ INSTANTIATE_TEST_SUITE_P(
                     Golden{7, "large_pages", kNoCompression, false, "", false,
                            true, true},
                     Golden{7, "large_pages_hashbloom", kNoCompression, false,
-                           "hashbloom:10", false, true, true}),
+                           "hashbloom:10", false, true, true},
+                    Golden{8, "paged_log", kNoCompression, false,
+                           "hashbloom:10", false, true, false, true}),
     GoldenName);
 
 // The filters too: RocksDB's Bloom and Ribbon formats are persistent, and
@@ -308,7 +353,9 @@ INSTANTIATE_TEST_SUITE_P(
                     Golden{7, "large_pages", kNoCompression, false, "", false,
                            true, true},
                     Golden{7, "large_pages_hashbloom", kNoCompression, false,
-                           "hashbloom:10", false, true, true}),
+                           "hashbloom:10", false, true, true},
+                    Golden{8, "paged_log", kNoCompression, false,
+                           "hashbloom:10", false, true, false, true}),
     GoldenName);
 
 }  // namespace

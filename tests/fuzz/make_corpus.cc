@@ -20,6 +20,9 @@
 //   paged-8k                    seven puts of about 1 KiB: one page of
 //                               8 KiB (version 7; past the fuzzers'
 //                               -max_len, so replayed whole only)
+//   paged-log                   300 KB of pages, then a log from a
+//                               deletion on (version 8; replayed whole
+//                               only)
 //   empty, rangedel-only        no point entries
 //   reverse                     ReverseBytewiseComparator
 //   ingested                    a file a DB ingested with write_global_seqno
@@ -232,6 +235,25 @@ Status WritePagedLargePages(const std::string& path) {
   return s;
 }
 
+// Past the 256 KiB that choose the page size, the pages stream out; a
+// deletion then starts a log behind them (paged_log_layout.h).
+Status WritePagedLog(const std::string& path) {
+  SstFileWriter writer(EnvOptions(), SstOptions(SmallBlocks(), kNoCompression));
+  Status s = writer.Open(path);
+  for (int i = 0; s.ok() && i < 2500; ++i) {
+    if (i >= 2400 && i % 9 == 0) {
+      s = writer.Delete(Key(i));
+    } else if (i >= 2400 && i % 9 == 4) {
+      s = writer.Merge(Key(i), Value(i, 5));
+    } else {
+      s = writer.Put(Key(i), Value(i, 100 + i % 40));
+    }
+  }
+  if (s.ok()) s = writer.DeleteRange(Key(10), Key(14));
+  if (s.ok()) s = writer.Finish();
+  return s;
+}
+
 // In the log: the compact put's second length byte.
 Status WriteLongEntries(const std::string& path) {
   RobinHoodTableOptions rh = SmallBlocks();
@@ -388,6 +410,7 @@ int main(int argc, char** argv) {
   failed += Check(dir + "/paged-bloom",
                   WritePaged(dir + "/paged-bloom", "bloomfilter:10"));
   failed += Check(dir + "/paged-8k", WritePagedLargePages(dir + "/paged-8k"));
+  failed += Check(dir + "/paged-log", WritePagedLog(dir + "/paged-log"));
   failed += Check(dir + "/reverse", WriteReverse(dir + "/reverse"));
   failed += Check(dir + "/ingested", WriteIngested(dir, dir + "/ingested"), false);
   return failed == 0 ? 0 : 1;

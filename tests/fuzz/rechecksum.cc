@@ -35,6 +35,13 @@ constexpr size_t kBlockTableHandle = 1;  // index, block table, sparse, ...
 constexpr size_t kFooterCrcAt = kHandlesAt + kNumHandles * 16;
 static_assert(kFooterCrcAt + 4 == TableMeta::kEncodedLength,
               "meta block layout changed: update the offsets above");
+// Version 8 on: a log tail's handles after the seven (page_entries and the
+// log's index geometry first), the footer's CRC after them.
+constexpr size_t kTailIndexAt = kFooterCrcAt + 3 * 8;
+constexpr size_t kTailBlocksAt = kTailIndexAt + 16;
+constexpr size_t kFooterCrcAtV8 = kTailBlocksAt + 16;
+static_assert(kFooterCrcAtV8 + 4 == TableMeta::kEncodedLengthV8,
+              "version 8's meta block layout changed: update the offsets above");
 
 // True if [offset, offset + n) lies inside [0, limit); overflow-safe.
 bool Fits(uint64_t offset, uint64_t n, uint64_t limit) {
@@ -58,13 +65,22 @@ bool FixTrailer(std::string* f, uint64_t offset, uint64_t size) {
 }  // namespace
 
 size_t Rechecksum(std::string* file) {
-  constexpr uint64_t kTail = TableMeta::kEncodedLength + kTrailerSize +
-                             kFooterSize;
+  if (file->size() < kFooterSize) return 0;
+  // The footer's version says the meta block's length (version 8's is
+  // longer).
+  const uint32_t version =
+      ROCKSDB_NAMESPACE::robinhood::VersionOfFooterField(
+          ROCKSDB_NAMESPACE::DecodeFixed32(file->data() + file->size() - 12));
+  const bool v8 = version >= ROCKSDB_NAMESPACE::robinhood::kFormatVersionLogTail;
+  const uint64_t meta_len =
+      v8 ? TableMeta::kEncodedLengthV8 : TableMeta::kEncodedLength;
+  const uint64_t footer_crc_at = v8 ? kFooterCrcAtV8 : kFooterCrcAt;
+  const uint64_t kTail = meta_len + kTrailerSize + kFooterSize;
   if (file->size() < kTail) return 0;
   // The reader insists the meta block ends where the footer starts.
   const uint64_t meta_at = file->size() - kTail;
   // A copy: trailers fixed below may land on the meta block if it lies.
-  const std::string meta = file->substr(meta_at, TableMeta::kEncodedLength);
+  const std::string meta = file->substr(meta_at, meta_len);
   auto meta_u64 = [&](size_t at) { return DecodeFixed64(meta.data() + at); };
   size_t fixed = 0;
 
@@ -98,6 +114,33 @@ size_t Rechecksum(std::string* file) {
           crc32c::Value(file->data() + at, static_cast<size_t>(kPage - 4)));
       EncodeFixed32(&(*file)[at + kPage - 4], c);
       ++fixed;
+    }
+    // A log tail (version 8): its blocks from the pages' trailer on, as
+    // its own block table lists them.
+    if (v8 && (flags & ROCKSDB_NAMESPACE::robinhood::kLogTail) != 0) {
+      const uint64_t tb_offset = meta_u64(kTailBlocksAt);
+      const uint64_t tb_size = meta_u64(kTailBlocksAt + 8);
+      uint64_t pos = pages_offset + pages_size + kTrailerSize;
+      const uint64_t log_bytes = meta_u64(kLogFileBytesAt);
+      const uint64_t limit =
+          Fits(pos, log_bytes, meta_at) ? pos + log_bytes : meta_at;
+      if (pos >= pages_offset && Fits(tb_offset, tb_size, file->size())) {
+        const std::string table = file->substr(tb_offset, tb_size);
+        Slice in(table);
+        uint64_t count = 0;
+        if (GetVarint64(&in, &count)) {
+          for (uint64_t i = 0; i < count; ++i) {
+            uint64_t stored = 0, logical = 0;
+            if (!GetVarint64(&in, &stored) || !GetVarint64(&in, &logical)) break;
+            if (stored < kTrailerSize || pos > limit ||
+                !Fits(pos, stored, limit)) {
+              break;
+            }
+            fixed += FixTrailer(file, pos, stored - kTrailerSize);
+            pos += stored;
+          }
+        }
+      }
     }
   } else if (inline_layout) {
     // Inline file (inline_table.h): the directory's page checksums, over
@@ -180,13 +223,18 @@ size_t Rechecksum(std::string* file) {
     fixed += FixTrailer(file, meta_u64(kHandlesAt + h * 16),
                         meta_u64(kHandlesAt + h * 16 + 8));
   }
+  if (v8) {
+    for (size_t at : {kTailIndexAt, kTailBlocksAt}) {
+      fixed += FixTrailer(file, meta_u64(at), meta_u64(at + 8));
+    }
+  }
 
   // Last, since section trailers may have landed in the footer or the meta
   // block: the footer's CRC, then the meta block's trailer over it.
   const char* footer = file->data() + file->size() - kFooterSize;
-  EncodeFixed32(&(*file)[meta_at + kFooterCrcAt],
+  EncodeFixed32(&(*file)[meta_at + footer_crc_at],
                 crc32c::Mask(crc32c::Value(footer, kFooterSize)));
-  fixed += 1 + FixTrailer(file, meta_at, TableMeta::kEncodedLength);
+  fixed += 1 + FixTrailer(file, meta_at, meta_len);
   return fixed;
 }
 
