@@ -129,8 +129,7 @@ void PagedEntryBuffer::Add(const Slice& key, const Slice& value,
   if (sample_.size() >= kPageSizeSample) PageSample(false);
 }
 
-Status PagedEntryBuffer::StreamTo(const Sink& sink) {
-  assert(!sampling_ && stream_ == nullptr);
+Status PagedEntryBuffer::PassHeld(const Sink& sink) {
   Status s = status_;
   if (spilled_ != nullptr && s.ok()) s = spilled_->ForEachPiece(sink);
   spilled_.reset();
@@ -140,6 +139,12 @@ Status PagedEntryBuffer::StreamTo(const Sink& sink) {
   }
   chunks_.clear();
   chunk_bytes_ = 0;
+  return s;
+}
+
+Status PagedEntryBuffer::StreamTo(const Sink& sink) {
+  assert(!sampling_ && stream_ == nullptr);
+  Status s = PassHeld(sink);
   streamed_ = index_.pages();
   stream_.reset(new Sink(sink));
   if (!s.ok() && status_.ok()) status_ = s;
@@ -213,17 +218,7 @@ Status PagedEntryBuffer::Write(const Sink& sink, uint32_t* crc,
                                std::string* index) {
   Close();
   *crc = crc_;
-  Status s = status_;
-  if (spilled_ != nullptr && s.ok()) {
-    s = spilled_->ForEachPiece(sink);
-    spilled_.reset();
-  }
-  for (BuildChunk& chunk : chunks_) {
-    if (s.ok()) s = sink(Slice(chunk.data(), chunk.size()));
-    chunk = BuildChunk();
-  }
-  chunks_.clear();
-  chunk_bytes_ = 0;
+  Status s = PassHeld(sink);
   *index = index_.Finish(last_key_);
   return s;
 }

@@ -110,6 +110,9 @@ class PagedEntryBuffer {
   void AddToPage(const Slice& key, const Slice& value, uint64_t hash);
   void ClosePage();
   void AddPageCrc(uint32_t page_crc);
+  // Passes the finished pages held (in memory or spilled) to `sink` in
+  // order, and frees them.
+  Status PassHeld(const Sink& sink);
 
   // Small chunks while the pages are few, so a small file's buffer stays
   // close to its bytes; past 8 MiB, chunks of BuildChunk::kHugeBytes,
