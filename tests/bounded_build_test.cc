@@ -164,6 +164,19 @@ TEST_F(BoundedBuildTest, Paged) {
          "paged", false});
 }
 
+// Inline entries spilled, then longer ones: the file takes pages, the
+// spilled entries go to a temporary file of pages, and then to the file
+// as the pages start to stream.
+TEST_F(BoundedBuildTest, SpilledInlineEntriesThenPagesStream) {
+  Entries e = Puts(1000000, true, 8, 12);
+  for (size_t i = e.size() - 5000; i < e.size(); ++i) {
+    e[i].second.assign(200, static_cast<char>('a' + i % 26));
+  }
+  RobinHoodTableOptions o;
+  o.inline_key_order = false;
+  Check({"inline-then-paged", e, o, kNoCompression, &KeyHash, "paged"});
+}
+
 // Pages wait where the layout is chosen at Finish: entries that fit inline
 // slots but no inline plan places go to pages then, from the temporary
 // file they spilled to.

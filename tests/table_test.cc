@@ -785,6 +785,74 @@ TEST(TableTest, BuilderStreamsPages) {
   ASSERT_OK(t->VerifyChecksum(ReadOptions(), TableReaderCaller::kUncategorized));
 }
 
+// Pages, then a log whose blocks the column family's codec compresses:
+// entries of random bytes take pages (the codec would save nothing), and
+// the versions after them go to a log of compressed blocks. Every read
+// through both parts, with and without mmap and a block cache, and the
+// offsets rise across the boundary.
+TEST(TableTest, LogTailBlocksCompress) {
+  const CompressionType codec = test_util::BestCodec();
+  if (codec == kNoCompression) GTEST_SKIP() << "no codec";
+  std::mt19937_64 rng(12);
+  Entries entries;
+  for (int i = 0; i < 3000; ++i) {
+    char k[16];
+    snprintf(k, sizeof(k), "k%06d", i);
+    std::string v(150, '\0');
+    for (char& c : v) c = static_cast<char>(rng());
+    entries.emplace_back(IKey(k, 0, kTypeValue), v);
+  }
+  SequenceNumber seq = 90000;
+  for (int i = 3000; i < 3600; ++i) {
+    char k[16];
+    snprintf(k, sizeof(k), "k%06d", i);
+    const std::string v = "abcdabcdabcd" + std::to_string(i % 7) + "abcdabcd";
+    if (i % 5 == 0) entries.emplace_back(IKey(k, seq--, kTypeValue), v + "n");
+    entries.emplace_back(IKey(k, seq--, i % 11 ? kTypeValue : kTypeDeletion),
+                         i % 11 ? v + v + v : "");
+  }
+  for (const bool mmap : {true, false}) {
+    SCOPED_TRACE(mmap ? "mmap" : "pread");
+    Harness h(mmap);
+    RobinHoodTableOptions o;
+    o.log_block_size = 1024;
+    if (!mmap) o.block_cache = NewLRUCache(1 << 20);
+    ASSERT_OK(h.Build(entries, o, &KeyHash, nullptr, codec));
+    std::unique_ptr<TableReader> t;
+    ASSERT_OK(h.Open(&t));
+    const TableMeta& meta = ViewOf(t.get()).meta();
+    ASSERT_TRUE(meta.has_log_tail());
+    EXPECT_EQ(meta.page_entries, 3000u);
+    const BlockTable& blocks = BlocksOf(t.get());
+    size_t compressed = 0;
+    for (size_t b = 0; b < blocks.num_blocks(); ++b) {
+      compressed += blocks.Get(b).compressed();
+    }
+    EXPECT_GT(compressed, blocks.num_blocks() / 2);
+    EXPECT_EQ(meta.sparse_interval, 0u);
+    std::mt19937_64 it_rng(3);
+    ASSERT_NO_FATAL_FAILURE(CheckIterator(t.get(), entries, h.icmp(), &it_rng));
+    for (int i = 0; i < 3600; i += 3) {
+      char k[16];
+      snprintf(k, sizeof(k), "k%06d", i);
+      ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), entries, k, kMaxSequenceNumber));
+      ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), entries, k, 89800));
+      ASSERT_NO_FATAL_FAILURE(
+          CheckGet(t.get(), entries, std::string(k) + "x", kMaxSequenceNumber));
+    }
+    uint64_t last = 0;
+    for (size_t i = 0; i < entries.size(); i += 97) {
+      const uint64_t at = compat::ApproximateOffsetOf(
+          t.get(), entries[i].first, TableReaderCaller::kUserApproximateSize);
+      EXPECT_GE(at, last) << i;
+      last = at;
+    }
+    EXPECT_GE(last, meta.log_offset);
+    ASSERT_OK(
+        t->VerifyChecksum(ReadOptions(), TableReaderCaller::kUncategorized));
+  }
+}
+
 // A file of entries that would leave much of a 4 KiB page empty takes
 // larger pages: the smallest size within a sixteenth of the best one's
 // bytes, chosen on the first 256 KiB (or the whole of a smaller file).
