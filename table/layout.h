@@ -131,9 +131,11 @@ class Layout {
   // and point lookups never need them); an error is returned to each
   // call until a read succeeds.
   bool SamplesLoaded() const {
+    if (samples_owner_ != nullptr) return samples_owner_->SamplesLoaded();
     return samples_.load(std::memory_order_acquire) != nullptr;
   }
   Status Samples(const SparseIndex** samples) const {
+    if (samples_owner_ != nullptr) return samples_owner_->Samples(samples);
     *samples = samples_.load(std::memory_order_acquire);
     return *samples != nullptr ? Status::OK() : LoadSamples(samples);
   }
@@ -167,6 +169,9 @@ class Layout {
     samples_view_ = view;
     samples_limit_ = address_limit;
   }
+  // This layout's samples are `owner`'s (which outlives it): one copy in
+  // memory, wherever they are asked for.
+  void ShareSamples(const Layout* owner) { samples_owner_ = owner; }
   // The samples' memory, if they were read.
   size_t SamplesMemoryUsage() const {
     const SparseIndex* s = samples_.load(std::memory_order_acquire);
@@ -178,6 +183,7 @@ class Layout {
 
   const TableView* samples_view_ = nullptr;
   uint64_t samples_limit_ = 0;
+  const Layout* samples_owner_ = nullptr;
   mutable std::mutex samples_mu_;
   mutable SparseIndex sparse_;
   mutable std::atomic<const SparseIndex*> samples_{nullptr};

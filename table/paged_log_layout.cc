@@ -13,7 +13,7 @@ Status PagedLogLayout::Open(const TableView* view, const TableMeta& meta) {
   Status s = pages_.Open(view, meta.PagesPart());
   if (s.ok()) s = log_.Open(view, meta.LogPart());
   // The file's samples are the log's.
-  SetSamples(view, meta.log_logical_bytes);
+  ShareSamples(&log_);
   return s;
 }
 
@@ -104,8 +104,8 @@ Status PagedLogLayout::VerifyEntries(std::string* buf) const {
 }
 
 size_t PagedLogLayout::MemoryUsage() const {
-  return sizeof(*this) + pages_.MemoryUsage() + log_.MemoryUsage() +
-         SamplesMemoryUsage();
+  // The samples are counted once, in the log's.
+  return sizeof(*this) + pages_.MemoryUsage() + log_.MemoryUsage();
 }
 
 }  // namespace robinhood
