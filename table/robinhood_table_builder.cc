@@ -130,7 +130,8 @@ void RobinHoodTableBuilder::Stage(const char* data, size_t n) {
   // take nearly two).
   const size_t need = staged_.size() + n;
   if (need > staged_.capacity()) {
-    staged_.reserve(std::min(kWriteUnit, std::max(need, 2 * staged_.capacity())));
+    staged_.reserve(
+        std::min(kWriteUnit, std::max(need, 2 * staged_.capacity())));
   }
   staged_.append(data, n);
 }
@@ -479,8 +480,8 @@ Status RobinHoodTableBuilder::Finish() {
                 BlockHandle(meta.properties.offset, meta.properties.size));
   WriteSection(metaindex.Finish(), &meta.metaindex);
 
-  const SectionHandle meta_handle{offset_,
-                                  TableMeta::EncodedLength(meta.format_version)};
+  const SectionHandle meta_handle{
+      offset_, TableMeta::EncodedLength(meta.format_version)};
   const std::string footer =
       EncodeFooter(meta.metaindex, meta_handle, meta.format_version);
   meta.footer_crc = crc32c::Mask(Crc32c(footer.data(), footer.size()));

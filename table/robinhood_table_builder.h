@@ -13,9 +13,9 @@
 // fill once the page size is chosen; the first entry that fits neither
 // sends the waiting ones to the log, in order, and the file takes the log
 // layout, or, if pages went out already, starts a log after them
-// (paged_log_layout.h). The entry path and Finish are in robinhood_table_builder.cc; the
-// choice of layout and each layout's section writers in
-// robinhood_table_builder_layouts.cc.
+// (paged_log_layout.h). The entry path and Finish are in
+// robinhood_table_builder.cc; the choice of layout and each layout's
+// section writers in robinhood_table_builder_layouts.cc.
 //
 // Memory while building, beyond the current log block: 12 bytes per
 // distinct user key for the hash index (hash_index.h), the sparse index

@@ -379,7 +379,8 @@ Status RobinHoodTableReader::VerifyChecksum(
   now.meta.EncodeTo(&is);
   if (was != is || now.footer_bytes != tail_.footer_bytes) {
     return CorruptionAt(file_name(), "meta block", "changed since open",
-                        MetaHandleOf(file_.file_size(), m.format_version).offset);
+                        MetaHandleOf(file_.file_size(), m.format_version)
+                            .offset);
   }
   std::unique_ptr<TableProperties> props;
   return ReadPropertiesSection(file_, tail_, ioptions_, &props);

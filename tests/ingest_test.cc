@@ -853,7 +853,8 @@ TEST_P(IngestTest, PagesThenALogFile) {
   ASSERT_NO_FATAL_FAILURE(Compare("pages then a log ingested"));
   Workload(0, 600, 5, 25);
   ASSERT_NO_FATAL_FAILURE(Compare("writes over the pages and the log"));
-  ASSERT_NO_FATAL_FAILURE(CompareThroughReopenAndCompaction("pages then a log"));
+  ASSERT_NO_FATAL_FAILURE(
+      CompareThroughReopenAndCompaction("pages then a log"));
 }
 
 TEST_P(IngestTest, StackedIngestionsAndSeveralFilesAtOnce) {

@@ -143,7 +143,8 @@ TEST(FormatTest, MetaBlockBytes) {
   std::string again;
   back.EncodeTo(&again);
   EXPECT_EQ(Hex(again), Hex(enc));
-  EXPECT_EQ(MetaHandleOf(file_size, m.format_version).offset, m.metaindex.end_with_trailer());
+  EXPECT_EQ(MetaHandleOf(file_size, m.format_version).offset,
+            m.metaindex.end_with_trailer());
 
   // Invariants DecodeFrom checks, each named with the block's offset.
   auto refused = [&](void (*edit)(TableMeta*), const char* what) {

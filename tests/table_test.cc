@@ -778,11 +778,12 @@ TEST(TableTest, BuilderStreamsPages) {
   ASSERT_GT(h.FileSize(), 12000000u);
   EXPECT_LE(peak, (size_t{3} << 20) + size_t{8} * n);
   for (int i = 0; i < n; i += 997) {
-    ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), entries,
-                                     ExtractUserKey(entries[i].first).ToString(),
-                                     kMaxSequenceNumber));
+    ASSERT_NO_FATAL_FAILURE(
+        CheckGet(t.get(), entries, ExtractUserKey(entries[i].first).ToString(),
+                 kMaxSequenceNumber));
   }
-  ASSERT_OK(t->VerifyChecksum(ReadOptions(), TableReaderCaller::kUncategorized));
+  ASSERT_OK(
+      t->VerifyChecksum(ReadOptions(), TableReaderCaller::kUncategorized));
 }
 
 // Pages, then a log whose blocks the column family's codec compresses:
@@ -835,7 +836,8 @@ TEST(TableTest, LogTailBlocksCompress) {
     for (int i = 0; i < 3600; i += 3) {
       char k[16];
       snprintf(k, sizeof(k), "k%06d", i);
-      ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), entries, k, kMaxSequenceNumber));
+      ASSERT_NO_FATAL_FAILURE(
+          CheckGet(t.get(), entries, k, kMaxSequenceNumber));
       ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), entries, k, 89800));
       ASSERT_NO_FATAL_FAILURE(
           CheckGet(t.get(), entries, std::string(k) + "x", kMaxSequenceNumber));

@@ -41,7 +41,7 @@ constexpr size_t kTailIndexAt = kFooterCrcAt + 3 * 8;
 constexpr size_t kTailBlocksAt = kTailIndexAt + 16;
 constexpr size_t kFooterCrcAtV8 = kTailBlocksAt + 16;
 static_assert(kFooterCrcAtV8 + 4 == TableMeta::kEncodedLengthV8,
-              "version 8's meta block layout changed: update the offsets above");
+              "version 8's meta block changed: update the offsets above");
 
 // True if [offset, offset + n) lies inside [0, limit); overflow-safe.
 bool Fits(uint64_t offset, uint64_t n, uint64_t limit) {
@@ -71,7 +71,8 @@ size_t Rechecksum(std::string* file) {
   const uint32_t version =
       ROCKSDB_NAMESPACE::robinhood::VersionOfFooterField(
           ROCKSDB_NAMESPACE::DecodeFixed32(file->data() + file->size() - 12));
-  const bool v8 = version >= ROCKSDB_NAMESPACE::robinhood::kFormatVersionLogTail;
+  const bool v8 =
+      version >= ROCKSDB_NAMESPACE::robinhood::kFormatVersionLogTail;
   const uint64_t meta_len =
       v8 ? TableMeta::kEncodedLengthV8 : TableMeta::kEncodedLength;
   const uint64_t footer_crc_at = v8 ? kFooterCrcAtV8 : kFooterCrcAt;
@@ -131,7 +132,9 @@ size_t Rechecksum(std::string* file) {
         if (GetVarint64(&in, &count)) {
           for (uint64_t i = 0; i < count; ++i) {
             uint64_t stored = 0, logical = 0;
-            if (!GetVarint64(&in, &stored) || !GetVarint64(&in, &logical)) break;
+            if (!GetVarint64(&in, &stored) || !GetVarint64(&in, &logical)) {
+              break;
+            }
             if (stored < kTrailerSize || pos > limit ||
                 !Fits(pos, stored, limit)) {
               break;

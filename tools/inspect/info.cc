@@ -149,7 +149,8 @@ int Info(const Args& a, const TableFile& t) {
   out.BeginObject(
       "log", Row("log", Format("%" PRIu64 " bytes in %zu blocks, "
                                "%" PRIu64 " bytes uncompressed",
-                               lm.log_file_bytes, blocks, lm.log_logical_bytes)));
+                               lm.log_file_bytes, blocks,
+                               lm.log_logical_bytes)));
   out.Field("file_bytes", Uint(lm.log_file_bytes));
   out.Field("logical_bytes", Uint(lm.log_logical_bytes));
   out.Field("blocks", Uint(blocks));
@@ -167,7 +168,8 @@ int Info(const Args& a, const TableFile& t) {
           Format("%" PRIu64 " bytes: %" PRIu64 " home slots + %" PRIu64
                  " overflow, %u address bits, %u tag bits",
                  lm.index.size, lm.index_capacity,
-                 lm.index_slots - lm.index_capacity, lm.address_bits, tag_bits)));
+                 lm.index_slots - lm.index_capacity, lm.address_bits,
+                 tag_bits)));
   out.Field("bytes", Uint(lm.index.size));
   out.Field("capacity", Uint(lm.index_capacity));
   out.Field("slots", Uint(lm.index_slots));
