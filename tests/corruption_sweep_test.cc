@@ -110,7 +110,8 @@ const char* const kSweptFileNames[] = {"_log",    "_inline",
                                        "_inline_sorted", "_inline_keyorder",
                                        "_paged", "_paged_8k", "_paged_log"};
 // Pages of a file with a log tail flipped this far apart, its log's
-// contents and its filter this far: _paged and _log sweep them whole.
+// contents and its filter this far (times the stride): _paged and _log
+// sweep them whole.
 constexpr uint64_t kTailFilePageStride = 251;
 constexpr uint64_t kTailFileStride = 7;
 
@@ -185,7 +186,7 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
     if (log_tail &&
         ((part == "pages" && off % kTailFilePageStride != 0) ||
          ((part == "log block contents" || part == "filter") &&
-          off % kTailFileStride != 0))) {
+          off % (kTailFileStride * stride) != 0))) {
       continue;
     }
     const auto part_start = std::chrono::steady_clock::now();

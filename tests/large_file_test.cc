@@ -1,9 +1,10 @@
 // Files past 4 GiB, one of each layout: entries whose positions need more
 // than 32 bits. Each is built with SstFileWriter (the paged one under a
-// memory bound, so its pages pass through a temporary file past 4 GiB
-// too), checked to have taken its layout, verified, read back whole by an
-// iterator, ingested, and read through the DB by Get, MultiGet and Seek,
-// with pread and with mmap, on both sides of the 4 GiB line.
+// memory bound, its pages streaming past 4 GiB, then a log of its last
+// entries that starts past 4 GiB), checked to have taken its layout,
+// verified, read back whole by an iterator, ingested, and read through the
+// DB by Get, MultiGet and Seek, with pread and with mmap, on both sides of
+// the 4 GiB line and in the log.
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,8 +27,10 @@ constexpr uint64_t kFourGiB = uint64_t(1) << 32;
 
 // A layout and entries that take it, over 4.2 GiB of them, in few
 // entries so that it builds in seconds: values of 1 MiB for the log, one
-// entry a 4 KiB page for pages, and for inline slots of 262 bytes (values
-// up to 255 bytes fit a slot) of which a tenth hold an entry.
+// entry a 4 KiB page for pages (and from the 1,070,000th, a value of
+// 70,000 bytes, which no page takes, a log behind them), and for inline
+// slots of 262 bytes (values up to 255 bytes fit a slot) of which a tenth
+// hold an entry.
 struct Shape {
   const char* layout;
   size_t value_bytes;
@@ -35,13 +38,20 @@ struct Shape {
   uint64_t build_memory_limit;
   uint32_t inline_slot_limit;
   double inline_load_factor;
+  int long_value_at = -1;  // the entry of kLongValueBytes, if any
 };
+constexpr size_t kLongValueBytes = 70000;
 
 const Shape kShapes[] = {
     {"log", size_t(1) << 20, 4300, 0, 64, 0.8},
-    {"paged", 4000, 1100000, uint64_t(256) << 20, 64, 0.8},
+    {"paged+log", 4000, 1100000, uint64_t(256) << 20, 64, 0.8, 1070000},
     {"inline", 250, 1800000, 0, 262, 0.1},
 };
+
+// The value bytes of entry `i`.
+size_t BytesOf(const Shape& shape, int i) {
+  return i == shape.long_value_at ? kLongValueBytes : shape.value_bytes;
+}
 
 std::string Key(int i) {
   char buf[16];
@@ -66,7 +76,6 @@ class LargeFileTest : public testing::TestWithParam<Shape> {};
 
 TEST_P(LargeFileTest, PastFourGiBBuildsReadsVerifiesAndIngests) {
   const Shape shape = GetParam();
-  const size_t vbytes = shape.value_bytes;
   const int n = shape.entries;
   const std::string sst = test_util::TempPath("large", "file.sst");
   const std::string dbpath = test_util::TempPath("large", "db");
@@ -83,7 +92,7 @@ TEST_P(LargeFileTest, PastFourGiBBuildsReadsVerifiesAndIngests) {
     ASSERT_OK(writer.Open(sst));
     std::string v;
     for (int i = 0; i < n; i++) {
-      Value(i, vbytes, &v);
+      Value(i, BytesOf(shape, i), &v);
       ASSERT_OK(writer.Put(Key(i), v));
     }
     ExternalSstFileInfo info;
@@ -103,7 +112,7 @@ TEST_P(LargeFileTest, PastFourGiBBuildsReadsVerifiesAndIngests) {
     int i = 0;
     for (it->SeekToFirst(); it->Valid(); it->Next(), i++) {
       ASSERT_EQ(Key(i), it->key().ToString());
-      ASSERT_TRUE(IsValue(i, vbytes, it->value())) << i;
+      ASSERT_TRUE(IsValue(i, BytesOf(shape, i), it->value())) << i;
     }
     ASSERT_OK(it->status());
     ASSERT_EQ(n, i);
@@ -126,8 +135,14 @@ TEST_P(LargeFileTest, PastFourGiBBuildsReadsVerifiesAndIngests) {
     db.reset();
     options.allow_mmap_reads = mmap;
     ASSERT_OK(test_util::OpenDB(options, dbpath, &db));
-    // Both ends, about the 4 GiB line and a stride between.
+    // Both ends, about the 4 GiB line and a stride between, and where a
+    // log starts behind the pages.
     std::vector<int> probe = {0, 1, n / 2, n - 1, n - 2};
+    if (shape.long_value_at >= 0) {
+      for (int i = shape.long_value_at - 3; i < shape.long_value_at + 3; i++) {
+        probe.push_back(i);
+      }
+    }
     for (int i = std::max(0, line - window); i < std::min(n, line + window);
          i += 3) {
       probe.push_back(i);
@@ -136,7 +151,7 @@ TEST_P(LargeFileTest, PastFourGiBBuildsReadsVerifiesAndIngests) {
     for (int i : probe) {
       PinnableSlice v;
       ASSERT_OK(db->Get(ReadOptions(), db->DefaultColumnFamily(), Key(i), &v));
-      ASSERT_TRUE(IsValue(i, vbytes, v)) << i;
+      ASSERT_TRUE(IsValue(i, BytesOf(shape, i), v)) << i;
     }
     std::string absent;
     EXPECT_TRUE(db->Get(ReadOptions(), "key99999999", &absent).IsNotFound());
@@ -148,7 +163,8 @@ TEST_P(LargeFileTest, PastFourGiBBuildsReadsVerifiesAndIngests) {
     std::vector<Status> st = db->MultiGet(ReadOptions(), slices, &values);
     for (size_t k = 0; k + 1 < keys.size(); k++) {
       ASSERT_OK(st[k]);
-      ASSERT_TRUE(IsValue(n - 40 + int(k) * 2, vbytes, values[k])) << keys[k];
+      const int i = n - 40 + int(k) * 2;
+      ASSERT_TRUE(IsValue(i, BytesOf(shape, i), values[k])) << keys[k];
     }
     EXPECT_TRUE(st.back().IsNotFound());
     std::unique_ptr<Iterator> it(db->NewIterator(ReadOptions()));
@@ -157,7 +173,7 @@ TEST_P(LargeFileTest, PastFourGiBBuildsReadsVerifiesAndIngests) {
     for (int i = from; i < from + 10; i++, it->Next()) {
       ASSERT_TRUE(it->Valid());
       ASSERT_EQ(Key(i), it->key().ToString());
-      ASSERT_TRUE(IsValue(i, vbytes, it->value())) << i;
+      ASSERT_TRUE(IsValue(i, BytesOf(shape, i), it->value())) << i;
     }
     ASSERT_OK(it->status());
     it->SeekForPrev(Key(from) + "0");
@@ -175,7 +191,9 @@ TEST_P(LargeFileTest, PastFourGiBBuildsReadsVerifiesAndIngests) {
 
 INSTANTIATE_TEST_CASE_P(Layouts, LargeFileTest, testing::ValuesIn(kShapes),
                         [](const testing::TestParamInfo<Shape>& info) {
-                          return std::string(info.param.layout);
+                          std::string name = info.param.layout;
+                          std::replace(name.begin(), name.end(), '+', '_');
+                          return name;
                         });
 
 }  // namespace
