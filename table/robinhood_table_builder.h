@@ -15,7 +15,9 @@
 // layout, or, if pages went out already, starts a log after them
 // (paged_log_layout.h). The entry path and Finish are in
 // robinhood_table_builder.cc; the choice of layout and each layout's
-// section writers in robinhood_table_builder_layouts.cc.
+// section writers in robinhood_table_builder_layouts.cc; the writes to the
+// file, section framing and memory tracking in
+// robinhood_table_builder_output.cc.
 //
 // Memory while building, beyond the current log block: 12 bytes per
 // distinct user key for the hash index (hash_index.h), the sparse index
