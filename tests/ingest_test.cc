@@ -668,6 +668,16 @@ class IngestTest : public testing::TestWithParam<std::tuple<bool, bool>>,
   // RobinHoodTable database, read back with SstFileReader, which also
   // verifies the whole file (written in place by RocksDB when
   // write_global_seqno is set).
+  // The ingested file `f` took `layout` and verifies.
+  void CheckLayout(const LiveFileMetaData& f, const char* layout) {
+    SstFileReader reader(rh_opts_);
+    ASSERT_OK(reader.Open(f.db_path + "/" + f.name));
+    EXPECT_EQ(reader.GetTableProperties()->user_collected_properties.at(
+                  RobinHoodTablePropertyNames::kLayout),
+              layout);
+    ASSERT_OK(reader.VerifyChecksum());
+  }
+
   void CheckIngestedFile(const LiveFileMetaData& f, uint64_t expected_seqno) {
     SCOPED_TRACE("ingested file " + f.name);
     EXPECT_EQ(f.smallest_seqno, expected_seqno);
@@ -797,13 +807,7 @@ TEST_P(IngestTest, PutOnlyFileIsInline) {
   ASSERT_EQ(rh_->GetLatestSequenceNumber(), before + 1);
   const LiveFileMetaData f = NewestFile();
   ASSERT_NO_FATAL_FAILURE(CheckIngestedFile(f, before + 1));
-  {
-    SstFileReader reader(rh_opts_);
-    ASSERT_OK(reader.Open(f.db_path + "/" + f.name));
-    EXPECT_EQ(reader.GetTableProperties()->user_collected_properties.at(
-                  RobinHoodTablePropertyNames::kLayout),
-              "inline");
-  }
+  ASSERT_NO_FATAL_FAILURE(CheckLayout(f, "inline"));
   ASSERT_NO_FATAL_FAILURE(Compare("inline file ingested"));
   Workload(0, 600, 5, 22);
   ASSERT_NO_FATAL_FAILURE(Compare("writes over the inline file"));
@@ -847,14 +851,7 @@ TEST_P(IngestTest, PagesThenALogFile) {
   ASSERT_OK(Ingest(rh_file, bbt_file));
   const LiveFileMetaData f = NewestFile();
   ASSERT_NO_FATAL_FAILURE(CheckIngestedFile(f, before + 1));
-  {
-    SstFileReader reader(rh_opts_);
-    ASSERT_OK(reader.Open(f.db_path + "/" + f.name));
-    EXPECT_EQ(reader.GetTableProperties()->user_collected_properties.at(
-                  RobinHoodTablePropertyNames::kLayout),
-              "paged+log");
-    ASSERT_OK(reader.VerifyChecksum());
-  }
+  ASSERT_NO_FATAL_FAILURE(CheckLayout(f, "paged+log"));
   ASSERT_NO_FATAL_FAILURE(Compare("pages then a log ingested"));
   Workload(0, 600, 5, 25);
   ASSERT_NO_FATAL_FAILURE(Compare("writes over the pages and the log"));
