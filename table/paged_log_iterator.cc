@@ -34,8 +34,12 @@ void PagedLogIterator::EnterLog() {
   if (log_->Valid()) status_ = CheckBoundary(log_->key());
 }
 
-void PagedLogIterator::EnterPages(const Slice& first_log_key) {
-  status_ = CheckBoundary(first_log_key);
+void PagedLogIterator::EnterPages() {
+  // The log's first key, found again: crossing is rare, and keeping the
+  // key on every Prev would copy it each time.
+  log_->SeekToFirst();
+  if (!log_->status().ok()) return;  // the log's error stays the answer
+  if (log_->Valid()) status_ = CheckBoundary(log_->key());
   cur_ = pages_.get();
   pages_->SeekToLast();
 }
@@ -89,12 +93,8 @@ void PagedLogIterator::Prev() {
     pages_->Prev();
     return;
   }
-  // Kept in case this is the log's first entry: the boundary is checked
-  // against it on the way into the pages.
-  const Slice k = log_->key();
-  key_buf_.assign(k.data(), k.size());
   log_->Prev();
-  if (!log_->Valid() && log_->status().ok()) EnterPages(key_buf_);
+  if (!log_->Valid() && log_->status().ok()) EnterPages();
 }
 
 }  // namespace robinhood

@@ -46,8 +46,8 @@ class PagedLogIterator : public InternalIterator {
   // Positions at the first entry of the log, having left the pages' end.
   void EnterLog();
   // Positions at the last entry of the pages, having left the log's
-  // first entry, `first_log_key`.
-  void EnterPages(const Slice& first_log_key);
+  // first entry.
+  void EnterPages();
   // OK if `log_key`, the log's first key, sorts after the pages' keys.
   Status CheckBoundary(const Slice& log_key);
 
@@ -57,7 +57,6 @@ class PagedLogIterator : public InternalIterator {
   const PagedLayout* const layout_;
   const std::string& file_name_;
   Status status_;  // a broken boundary's
-  std::string key_buf_;
 };
 
 }  // namespace robinhood

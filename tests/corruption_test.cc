@@ -43,6 +43,7 @@
 #include "rocksdb_robinhood/robinhood_table.h"
 #include "table/block_table.h"
 #include "table/get_context.h"
+#include "table/log_entry.h"
 #include "table/robinhood_format.h"
 #include "table/robinhood_table_reader.h"
 #include "table/table_builder.h"
@@ -712,6 +713,66 @@ TEST_P(TableCorruptionTest, CompressedLogBlock) {
       EXPECT_TRUE(r.scan_corruption);
       EXPECT_TRUE(r.verify.IsCorruption());
       EXPECT_EQ(checker.Unverified(t.get()).wrong, 0);
+    }
+  }
+}
+
+// Every key of a file's pages sorts before every key of the log behind
+// them. A log whose first key does not (its checksums intact: only a
+// hostile writer makes one) reads as Corruption where an iterator crosses
+// from one part to the other, either way, not as keys out of order.
+TEST_P(TableCorruptionTest, LogTailKeyNotAfterThePages) {
+  const LayoutCase c = AllLayouts().back();
+  ASSERT_EQ(std::string(c.name), "paged_log");
+  TableFile f(std::string("boundary_") + (mmap() ? "mmap" : "pread"));
+  Model m;
+  const std::string bytes = BuildLayoutCase(&f, c, 7, SmallBlocks(), &m);
+  const FileMap l = MapOf(&f);
+  ASSERT_FALSE(l.blocks.empty());
+  const BlockLocation& first = l.blocks[0];
+  ASSERT_FALSE(first.compressed());
+  std::string contents = bytes.substr(first.file_offset, first.contents_bytes);
+  LogEntry e;
+  ASSERT_NE(DecodeLogEntry(contents.data(), contents.data() + contents.size(),
+                           &e),
+            nullptr);
+  ASSERT_EQ(e.user_key[0], 'k');
+  // "aey..." sorts before every key of the pages ("key...").
+  contents[e.user_key.data() - contents.data()] = 'a';
+  const std::string crafted = WithSection(bytes, first.file_offset, contents);
+
+  for (const bool damaged : {false, true}) {
+    f.Write(damaged ? crafted : bytes);
+    std::unique_ptr<TableReader> t;
+    ASSERT_OK(f.Open(mmap(), &t));
+    for (const bool verify : {true, false}) {
+      for (const bool forward : {true, false}) {
+        SCOPED_TRACE(std::string(damaged ? "damaged" : "intact") +
+                     (verify ? ", verified" : ", unverified") +
+                     (forward ? ", forward" : ", backward"));
+        ReadOptions ro;
+        ro.verify_checksums = verify;
+        std::unique_ptr<InternalIterator> it(
+            t->NewIterator(ro, nullptr, nullptr, false,
+                           TableReaderCaller::kUncategorized));
+        size_t n = 0;
+        forward ? it->SeekToFirst() : it->SeekToLast();
+        for (; it->Valid(); forward ? it->Next() : it->Prev()) ++n;
+        if (damaged) {
+          // Stopped where it crossed: after the pages going forward, after
+          // the log's entries going back.
+          EXPECT_EQ(n, forward ? size_t(c.log_tail_from)
+                               : size_t(c.keys - c.log_tail_from));
+          EXPECT_TRUE(it->status().IsCorruption()) << it->status().ToString();
+          EXPECT_TRUE(Contains(it->status().ToString(), f.path()));
+          EXPECT_TRUE(Contains(it->status().ToString(),
+                               "first key not after the pages' keys"))
+              << it->status().ToString();
+        } else {
+          EXPECT_EQ(n, m.entries.size());
+          EXPECT_OK(it->status());
+        }
+      }
     }
   }
 }

@@ -6,6 +6,9 @@
 #   raw      the input bytes are the file
 #   crafted  every checksum in the input is recomputed first, so mutations
 #            reach the parsers behind the checksums
+#   edits    the input is a list of changes to one of the seed files too
+#            large for -max_len (pages then a log, 8 KiB pages;
+#            tests/fuzz/edits.h), checksums recomputed unless it says not
 #
 #   tools/fuzz.sh [SECONDS-PER-MODE]
 #
@@ -22,7 +25,7 @@ tools/setup.sh --fuzz
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DRH_FUZZ=ON \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build-fuzz -j2 --target rh_fuzz_raw rh_fuzz_crafted \
-  rh_fuzz_replay rh_fuzz_seeds
+  rh_fuzz_edits rh_fuzz_replay rh_fuzz_seeds
 
 failed=0
 ctest --test-dir build-fuzz --output-on-failure -R '^fuzz_' || failed=1
@@ -34,21 +37,23 @@ opts=(-max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -max_len=8192
 if [ -n "${RH_FUZZ_KEEP_GOING:-}" ]; then
   opts+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 fi
-# The modes run side by side, one core each (the machines have two).
+# The modes run side by side (three on the machines' two cores).
 run_mode() {
   local mode="$1" corpus="build-fuzz/corpus/$1" crashes="$crash_root/$1"
+  local seeds=build-fuzz/fuzz-seeds
+  [ "$mode" = edits ] && seeds=tests/fuzz/edit-seeds
   mkdir -p "$corpus" "$crashes"
   echo "fuzz: $mode for ${secs}s; crashes to $crashes/"
   "build-fuzz/rh_fuzz_$mode" "${opts[@]}" -artifact_prefix="$crashes/" \
-    "$corpus" build-fuzz/fuzz-seeds 2>"build-fuzz/fuzz-$mode.log"
+    "$corpus" "$seeds" 2>"build-fuzz/fuzz-$mode.log"
 }
+modes=(raw crafted edits)
 pids=()
-for mode in raw crafted; do
+for mode in "${modes[@]}"; do
   run_mode "$mode" &
   pids+=($!)
 done
-modes=(raw crafted)
-for i in 0 1; do
+for i in 0 1 2; do
   mode="${modes[$i]}"
   if ! wait "${pids[$i]}"; then
     failed=1

@@ -3,7 +3,9 @@
 # and the rh_rocksdb_internal target are defined.
 set(RH_FUZZ_DIR "${CMAKE_SOURCE_DIR}/tests/fuzz")
 set(RH_FUZZ_HARNESS "${RH_FUZZ_DIR}/harness.cc" "${RH_FUZZ_DIR}/exercise.cc"
-                    "${RH_FUZZ_DIR}/rechecksum.cc")
+                    "${RH_FUZZ_DIR}/rechecksum.cc" "${RH_FUZZ_DIR}/edits.cc")
+# The seed corpus, written by the build; the edits fuzzer's bases are in it.
+set(RH_FUZZ_SEEDS "${CMAKE_BINARY_DIR}/fuzz-seeds")
 
 if(RH_FUZZ)
   if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
@@ -20,7 +22,7 @@ if(RH_FUZZ)
     -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
     -fno-sanitize-recover=undefined)
   target_link_options(rh_fuzz_harness PUBLIC -fsanitize=address,undefined)
-  foreach(_mode raw crafted)
+  foreach(_mode raw crafted edits)
     add_executable(rh_fuzz_${_mode} "${RH_FUZZ_DIR}/fuzz_${_mode}.cc")
     target_link_libraries(rh_fuzz_${_mode} rh_fuzz_harness)
     target_link_options(rh_fuzz_${_mode} PRIVATE -fsanitize=fuzzer)
@@ -35,9 +37,9 @@ add_executable(rh_fuzz_replay "${RH_FUZZ_DIR}/replay.cc")
 target_link_libraries(rh_fuzz_replay rh_fuzz_harness)
 add_executable(rh_fuzz_make_corpus "${RH_FUZZ_DIR}/make_corpus.cc")
 target_link_libraries(rh_fuzz_make_corpus rh_fuzz_harness)
+target_compile_definitions(rh_fuzz_harness PRIVATE
+  RH_FUZZ_SEEDS_DIR="${RH_FUZZ_SEEDS}")
 
-# The seed corpus, written by the build.
-set(RH_FUZZ_SEEDS "${CMAKE_BINARY_DIR}/fuzz-seeds")
 add_custom_command(
   OUTPUT "${RH_FUZZ_SEEDS}.stamp"
   COMMAND ${CMAKE_COMMAND} -E rm -rf "${RH_FUZZ_SEEDS}"
@@ -53,4 +55,10 @@ add_custom_target(rh_fuzz_seeds ALL DEPENDS "${RH_FUZZ_SEEDS}.stamp")
 add_test(NAME fuzz_regressions
          COMMAND rh_fuzz_replay "${RH_FUZZ_DIR}/regressions")
 add_test(NAME fuzz_seeds COMMAND rh_fuzz_replay "${RH_FUZZ_SEEDS}")
-set_tests_properties(fuzz_regressions fuzz_seeds PROPERTIES TIMEOUT 600)
+# The edits fuzzer's crashers and its seeds (each base as written), over
+# the seed files they edit.
+add_test(NAME fuzz_edit_regressions
+         COMMAND rh_fuzz_replay --edits "${RH_FUZZ_DIR}/regressions/edits"
+                 "${RH_FUZZ_DIR}/edit-seeds")
+set_tests_properties(fuzz_regressions fuzz_seeds fuzz_edit_regressions
+                     PROPERTIES TIMEOUT 600)

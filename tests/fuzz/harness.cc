@@ -5,8 +5,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "file/random_access_file_reader.h"
 #include "options/cf_options.h"
@@ -17,6 +20,7 @@
 #include "table/compat.h"
 #include "table/robinhood_table_reader.h"
 #include "table/table_builder.h"
+#include "tests/fuzz/edits.h"
 #include "tests/fuzz/exercise.h"
 #include "tests/fuzz/rechecksum.h"
 
@@ -49,6 +53,7 @@ struct Fixture {
   const InternalKeyComparator bytewise{BytewiseComparator()};
   const InternalKeyComparator reverse{ReverseBytewiseComparator()};
   std::string path;
+  std::vector<std::string> bases;  // the edits' (edits.h), read on first use
   // RH_FUZZ_VERBOSE=1: say how each open went (is a seed read at all?).
   const bool verbose = getenv("RH_FUZZ_VERBOSE") != nullptr;
 };
@@ -99,12 +104,41 @@ Status Open(Fixture& f, bool mmap, const InternalKeyComparator& icmp,
                                                largest, table);
 }
 
+// A base that cannot be read is a broken setup, not an input to skip:
+// the fuzzer would otherwise run on nothing and say it found nothing.
+const std::vector<std::string>& Bases(Fixture& f) {
+  if (!f.bases.empty()) return f.bases;
+  const char* env = getenv("RH_FUZZ_SEEDS");
+  const std::string dir = env != nullptr ? env : RH_FUZZ_SEEDS_DIR;
+  for (const std::string& name : BaseNames()) {
+    std::ifstream in(dir + "/" + name, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)),
+                      std::istreambuf_iterator<char>());
+    if (!in || bytes.empty()) {
+      fprintf(stderr, "rh_fuzz: cannot read the edits' base %s/%s "
+              "(RH_FUZZ_SEEDS names the seed directory)\n",
+              dir.c_str(), name.c_str());
+      abort();
+    }
+    f.bases.push_back(std::move(bytes));
+  }
+  return f.bases;
+}
+
 }  // namespace
 
 void RunInput(const uint8_t* data, size_t size, Mode mode) {
   Fixture& f = TheFixture();
-  std::string bytes(reinterpret_cast<const char*>(data), size);
-  if (mode == Mode::kCrafted) Rechecksum(&bytes);
+  std::string bytes;
+  if (mode == Mode::kEdits) {
+    bool rechecksum = true;
+    bytes = ApplyEdits(Bases(f), data, size, &rechecksum);
+    if (rechecksum) Rechecksum(&bytes);
+  } else {
+    bytes.assign(reinterpret_cast<const char*>(data), size);
+    if (mode == Mode::kCrafted) Rechecksum(&bytes);
+  }
+  size = bytes.size();
   WriteFile(f.path, bytes);
   for (bool mmap : {false, true}) {
     // Most seeds are bytewise; a file a bytewise reader refuses gets a

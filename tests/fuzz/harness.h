@@ -12,6 +12,8 @@ namespace rh_fuzz {
 enum class Mode {
   kRaw,      // the bytes as given
   kCrafted,  // every checksum recomputed first (rechecksum.h)
+  kEdits,    // changes to a large seed file (edits.h), read from the seed
+             // directory: $RH_FUZZ_SEEDS, else the build's fuzz-seeds
 };
 
 void RunInput(const uint8_t* data, size_t size, Mode mode);

@@ -21,8 +21,12 @@
 //                               8 KiB (version 7; past the fuzzers'
 //                               -max_len, so replayed whole only)
 //   paged-log                   300 KB of pages, then a log from a
-//                               deletion on (version 8; replayed whole
-//                               only)
+//                               deletion on (version 8; past -max_len:
+//                               the edits fuzzer's base, edits.h)
+//   paged-log-compressed        pages of random values (the codec does
+//                               not pay), then a log of compressible
+//                               entries in compressed blocks (version 8;
+//                               an edits base too)
 //   empty, rangedel-only        no point entries
 //   reverse                     ReverseBytewiseComparator
 //   ingested                    a file a DB ingested with write_global_seqno
@@ -254,6 +258,40 @@ Status WritePagedLog(const std::string& path) {
   return s;
 }
 
+// Random values rule the codec out for the pages; the log behind them
+// compresses its blocks.
+Status WritePagedLogCompressed(const std::string& path) {
+  CompressionType codec = kNoCompression;
+  for (CompressionType c : {kZSTD, kLZ4Compression, kSnappyCompression,
+                            kZlibCompression}) {
+    if (CompressionTypeSupported(c)) {
+      codec = c;
+      break;
+    }
+  }
+  if (codec == kNoCompression) return Status::NotSupported("no codec");
+  RobinHoodTableOptions rh = SmallBlocks();
+  rh.log_block_size = 1024;
+  SstFileWriter writer(EnvOptions(), SstOptions(rh, codec));
+  Status s = writer.Open(path);
+  uint64_t x = 88172645463325252ull;
+  for (int i = 0; s.ok() && i < 2400; ++i) {
+    std::string v(120 + i % 50, '\0');
+    for (char& c : v) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      c = static_cast<char>(x);
+    }
+    s = writer.Put(Key(i), v);
+  }
+  for (int i = 2400; s.ok() && i < 2700; ++i) {
+    s = i % 13 == 0 ? writer.Delete(Key(i)) : writer.Put(Key(i), Value(i, 90));
+  }
+  if (s.ok()) s = writer.Finish();
+  return s;
+}
+
 // In the log: the compact put's second length byte.
 Status WriteLongEntries(const std::string& path) {
   RobinHoodTableOptions rh = SmallBlocks();
@@ -411,6 +449,8 @@ int main(int argc, char** argv) {
                   WritePaged(dir + "/paged-bloom", "bloomfilter:10"));
   failed += Check(dir + "/paged-8k", WritePagedLargePages(dir + "/paged-8k"));
   failed += Check(dir + "/paged-log", WritePagedLog(dir + "/paged-log"));
+  failed += Check(dir + "/paged-log-compressed",
+                  WritePagedLogCompressed(dir + "/paged-log-compressed"));
   failed += Check(dir + "/reverse", WriteReverse(dir + "/reverse"));
   failed += Check(dir + "/ingested", WriteIngested(dir, dir + "/ingested"), false);
   return failed == 0 ? 0 : 1;

@@ -1,8 +1,12 @@
-// Runs fuzz inputs once each, in both modes, without libFuzzer: so that the
-// regression inputs are replayed by builds that are not clang fuzz builds
-// (the gcc sanitizer build). A crash is the failure; exit 0 otherwise.
+// Runs fuzz inputs once each, without libFuzzer: so that the regression
+// inputs are replayed by builds that are not clang fuzz builds (the gcc
+// sanitizer build). Files are read in the raw and the crafted mode; with
+// --edits, as the edits fuzzer's inputs (edits.h). A crash is the failure;
+// exit 0 otherwise.
 //
-//   rh_fuzz_replay FILE|DIR...     (a directory: every file in it but *.md and dotfiles)
+//   rh_fuzz_replay [--edits] FILE|DIR...   (a directory: every file in it
+//                                           but *.md, dotfiles and
+//                                           directories)
 #include <dirent.h>
 
 #include <algorithm>
@@ -30,7 +34,8 @@ std::vector<std::string> FilesIn(const std::string& dir) {
   while (dirent* e = d != nullptr ? readdir(d) : nullptr) {
     const std::string name = e->d_name;
     if (name.empty() || name[0] == '.' ||
-        (name.size() >= 3 && name.compare(name.size() - 3, 3, ".md") == 0)) {
+        (name.size() >= 3 && name.compare(name.size() - 3, 3, ".md") == 0) ||
+        IsDirectory(dir + "/" + name)) {
       continue;
     }
     out.push_back(dir + "/" + name);
@@ -44,8 +49,11 @@ std::vector<std::string> FilesIn(const std::string& dir) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> inputs;
+  bool edits = false;
   for (int i = 1; i < argc; ++i) {
-    if (IsDirectory(argv[i])) {
+    if (std::string(argv[i]) == "--edits") {
+      edits = true;
+    } else if (IsDirectory(argv[i])) {
       for (const std::string& f : FilesIn(argv[i])) inputs.push_back(f);
     } else {
       inputs.push_back(argv[i]);
@@ -59,9 +67,14 @@ int main(int argc, char** argv) {
     }
     const std::string bytes((std::istreambuf_iterator<char>(in)),
                             std::istreambuf_iterator<char>());
-    for (auto mode : {rh_fuzz::Mode::kRaw, rh_fuzz::Mode::kCrafted}) {
+    std::vector<rh_fuzz::Mode> modes = {rh_fuzz::Mode::kRaw,
+                                        rh_fuzz::Mode::kCrafted};
+    if (edits) modes = {rh_fuzz::Mode::kEdits};
+    for (auto mode : modes) {
       fprintf(stderr, "rh_fuzz_replay: %s (%s)\n", path.c_str(),
-              mode == rh_fuzz::Mode::kRaw ? "raw" : "crafted");
+              mode == rh_fuzz::Mode::kRaw       ? "raw"
+              : mode == rh_fuzz::Mode::kCrafted ? "crafted"
+                                                : "edits");
       rh_fuzz::RunInput(reinterpret_cast<const uint8_t*>(bytes.data()),
                         bytes.size(), mode);
     }
