@@ -15,7 +15,7 @@ cg=/sys/fs/cgroup/memory/rh_disk_rounds
 mkdir -p "$cg"
 echo $((data / 4)) >"$cg/memory.limit_in_bytes"
 for r in $(seq "$rounds"); do
-  for args in "--db=$rh" "--db=$bbt --table=block"; do
+  for args in "--db=$rh" "--db=$bbt --table=block --bloom_bits=10"; do
     sync; echo 3 >/proc/sys/vm/drop_caches
     echo "round $r: $(bash -c "echo \$\$ >$cg/cgroup.procs && exec $B/rh_lookup_bench --shape=$shape --num=$num $args --lookups=$lookups")"
   done
