@@ -120,8 +120,9 @@ class FilterSection {
   Status Open(const SectionReader& file, const SectionHandle& h);
   // `contents` is the section at file offset `offset`, checked if
   // `checked` (else only a hash filter may be read, and it checks itself).
-  // With `in_place` (mmap) the filter stays where it is and must outlive
-  // this; else it is copied to an aligned buffer.
+  // With `in_place` the filter stays where it is (the mapping, or what
+  // Open read it into) and must outlive this; else it is copied to an
+  // aligned buffer.
   Status Init(const Slice& contents, uint64_t offset, bool in_place,
               const std::string& file, bool checked = true);
 

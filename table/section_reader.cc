@@ -24,6 +24,14 @@ Status SectionReader::Init() {
 
 Status SectionReader::ReadRange(uint64_t offset, size_t n, std::string* buf,
                                 Slice* result) const {
+  if (!mmap_ && offset <= file_size_ && n <= file_size_ - offset) {
+    buf->resize(n);
+  }
+  return ReadRangeInto(offset, n, mmap_ ? nullptr : &(*buf)[0], result);
+}
+
+Status SectionReader::ReadRangeInto(uint64_t offset, size_t n, char* scratch,
+                                    Slice* result) const {
   if (offset > file_size_ || n > file_size_ - offset) {
     return CorruptionAt(file_name(), "file", "read past the end of the file",
                         offset);
@@ -32,8 +40,7 @@ Status SectionReader::ReadRange(uint64_t offset, size_t n, std::string* buf,
     *result = Slice(mapping_.data() + offset, n);
     return Status::OK();
   }
-  buf->resize(n);
-  Status s = compat::ReadAt(file(), offset, n, result, &(*buf)[0]);
+  Status s = compat::ReadAt(file(), offset, n, result, scratch);
   if (s.ok() && result->size() != n) {
     s = CorruptionAt(file_name(), "file", "truncated read", offset);
   }

@@ -29,6 +29,9 @@ class SectionReader {
   // read into `*buf`. Corruption if the range is not inside the file.
   Status ReadRange(uint64_t offset, size_t n, std::string* buf,
                    Slice* result) const;
+  // As ReadRange, into `scratch` (room for n bytes) when not mapped.
+  Status ReadRangeInto(uint64_t offset, size_t n, char* scratch,
+                       Slice* result) const;
   // Reads section `h` and its trailer and checks the checksum; `part` names
   // it in errors.
   Status ReadSection(const SectionHandle& h, const char* part,
