@@ -24,6 +24,8 @@ Status SectionReader::Init() {
 
 Status SectionReader::ReadRange(uint64_t offset, size_t n, std::string* buf,
                                 Slice* result) const {
+  // Sized only for a range the file holds: ReadRangeInto refuses the
+  // others, and a hostile length must not allocate first.
   if (!mmap_ && offset <= file_size_ && n <= file_size_ - offset) {
     buf->resize(n);
   }
