@@ -16,10 +16,12 @@
 #include "rocksdb/table_properties.h"
 #include "rocksdb/write_batch.h"
 #include "rocksdb_robinhood/robinhood_table.h"
+#include "tools/common/db_open.h"
 
 namespace db_bench_ext {
 
 using rocksdb::DB;
+using rocksdb::robinhood::DBResult;
 using rocksdb::PinnableSlice;
 using rocksdb::ReadOptions;
 using rocksdb::Slice;
@@ -59,7 +61,10 @@ Status OpenDb(const PhaseContext& ctx, const std::string& dir, bool fresh,
   }
   rocksdb::Options o = ctx.setup->options;
   o.create_if_missing = fresh;
-  return DB::Open(o, dir, db);
+  std::unique_ptr<DB> opened;
+  Status s = DB::Open(o, dir, DBResult(&opened));
+  *db = opened.release();
+  return s;
 }
 
 void CollectFileStats(DB* db, PhaseResult* r) {

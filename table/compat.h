@@ -46,11 +46,14 @@
 #else
 #define RH_APPROXIMATE_READ_OPTIONS
 #endif
-// 10.8: VerifyChecksum gains meta_blocks_only (we verify everything).
+// 10.8: VerifyChecksum gains meta_blocks_only (we verify everything; our
+// tools' calls ask for everything with RH_VERIFY_CHECKSUM_ALL).
 #if RH_ROCKSDB_AT_LEAST(10, 8)
 #define RH_VERIFY_CHECKSUM_EXTRA , bool /*meta_blocks_only*/
+#define RH_VERIFY_CHECKSUM_ALL , /*meta_blocks_only=*/false
 #else
 #define RH_VERIFY_CHECKSUM_EXTRA
+#define RH_VERIFY_CHECKSUM_ALL
 #endif
 // 8.7: DB iterators take range tombstones from
 // NewRangeTombstoneIterator(SequenceNumber, const Slice*), whose base
@@ -207,6 +210,14 @@ inline Status ReadProperties(RandomAccessFileReader* file,
                                    ioptions, props);
 #endif
 }
+
+// For tests: 8.0 gave KeyContext the wide columns MultiGetEntity fills,
+// between the value and the timestamp.
+#if RH_ROCKSDB_AT_LEAST(8, 0)
+#define RH_KEY_CONTEXT_COLUMNS nullptr,
+#else
+#define RH_KEY_CONTEXT_COLUMNS
+#endif
 
 // For tests (a FileSystem wrapper): 9.0 made ReadAsync's callback take the
 // request by non-const reference.

@@ -14,9 +14,11 @@
 #include "rocksdb/version.h"
 #include "rocksdb/utilities/checkpoint.h"
 #include "tests/db_harness.h"
+#include "tools/common/db_open.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace dbtest {
+using robinhood::DBResult;
 namespace {
 
 // Every key and value of `db` (column family `cf`, default if null) in
@@ -270,9 +272,8 @@ TEST_P(RobinHoodDBApiTest, SecondaryInstanceFollowsThePrimary) {
   Options so = options_;
   so.max_open_files = -1;  // what a secondary requires
   const std::string dir = Dir("secondary");
-  DB* raw = nullptr;
-  ASSERT_OK(DB::OpenAsSecondary(so, dbname_, dir, &raw));
-  std::unique_ptr<DB> secondary(raw);
+  std::unique_ptr<DB> secondary;
+  ASSERT_OK(DB::OpenAsSecondary(so, dbname_, dir, DBResult(&secondary)));
   ASSERT_NO_FATAL_FAILURE(ExpectHolds(secondary.get(), nullptr, model_));
   for (int i = 1000; i < 1200; i++) Put(Key(i), Value(i, 2));
   Flush();

@@ -12,9 +12,11 @@
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/statistics.h"
 #include "tests/db_harness.h"
+#include "tools/common/db_open.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace dbtest {
+using robinhood::DBResult;
 namespace {
 
 TEST_P(RobinHoodDBTest, PutGetAfterFlush) {
@@ -433,9 +435,7 @@ TEST_P(RobinHoodDBTest, PinnedValuesOutliveTheirFiles) {
   Close();
   Options ro_options = options_;
   ro_options.max_open_files = -1;
-  DB* raw = nullptr;
-  ASSERT_OK(DB::OpenForReadOnly(ro_options, dbname_, &raw));
-  db_.reset(raw);
+  ASSERT_OK(DB::OpenForReadOnly(ro_options, dbname_, DBResult(&db_)));
   {
     PinnableSlice v;
     ASSERT_OK(db_->Get(ReadOptions(), db_->DefaultColumnFamily(), Key(1000), &v));
@@ -751,10 +751,7 @@ class MultiGetPrepareTest
 
   Status OpenReadOnly() {
     db_.reset();
-    DB* raw = nullptr;
-    Status s = DB::OpenForReadOnly(options_, dbname_, &raw);
-    db_.reset(raw);
-    return s;
+    return DB::OpenForReadOnly(options_, dbname_, DBResult(&db_));
   }
 
   // The read-only open took the compacted path: its writes say so (the

@@ -27,8 +27,10 @@
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb_robinhood/robinhood_table.h"
 #include "tests/test_util.h"
+#include "tools/common/db_open.h"
 
 namespace ROCKSDB_NAMESPACE {
+using robinhood::DBResult;
 namespace {
 
 constexpr const char* kOurProperty = RobinHoodTablePropertyNames::kFormatVersion;
@@ -54,9 +56,8 @@ struct DBRemover {
 // Opens a DB at `path` (which writes and checks an OPTIONS file), puts
 // `n` keys, flushes and closes it.
 void FillAndClose(const Options& options, const std::string& path, int n) {
-  DB* raw = nullptr;
-  ASSERT_OK(DB::Open(options, path, &raw));
-  std::unique_ptr<DB> db(raw);
+  std::unique_ptr<DB> db;
+  ASSERT_OK(DB::Open(options, path, DBResult(&db)));
   for (int i = 0; i < n; i++) {
     ASSERT_OK(db->Put(WriteOptions(), "key" + std::to_string(i),
                       "value" + std::to_string(i)));
@@ -230,10 +231,10 @@ void ExpectRefused(const std::string& table_opts, const std::string& option,
   options.create_if_missing = true;
   const std::string path = TempPath("refused");
   ASSERT_OK(DestroyDB(path, Options()));
-  DB* db = nullptr;
-  s = DB::Open(options, path, &db);
+  std::unique_ptr<DB> db;
+  s = DB::Open(options, path, DBResult(&db));
   if (db != nullptr) {
-    delete db;
+    db.reset();
     ADD_FAILURE() << "options string and DB::Open both accepted " << table_opts;
   } else {
     EXPECT_NE(s.ToString().find(option), std::string::npos)
@@ -371,8 +372,8 @@ void OpenAndFlushWithOrExit(const RobinHoodTableOptions& bad,
   options.table_factory.reset(NewRobinHoodTableFactory(bad));
   const std::string path = TempPath("bad_code_" + option);
   DestroyDB(path, Options());
-  DB* db = nullptr;
-  Status s = DB::Open(options, path, &db);
+  std::unique_ptr<DB> db;
+  Status s = DB::Open(options, path, DBResult(&db));
   if (db == nullptr) {
     bool named = s.ToString().find(option) != std::string::npos;
     fprintf(stderr, "DB::Open refused: %s\n", s.ToString().c_str());
@@ -390,7 +391,7 @@ void OpenAndFlushWithOrExit(const RobinHoodTableOptions& bad,
           s.ToString().c_str(), g.ToString().c_str());
   bool named = s.ToString().find(option) != std::string::npos;
   db->Close();
-  delete db;
+  db.reset();
   DestroyDB(path, Options());
   std::exit(!s.ok() && named ? 0 : 3);
 }
@@ -571,8 +572,9 @@ TEST_F(RobinHoodOptionsTest, OptionsFileRoundTrip) {
 
   // Reopen with the loaded options and read the data back.
   std::vector<ColumnFamilyHandle*> handles;
-  DB* raw = nullptr;
-  ASSERT_OK(DB::Open(db_opts, path, cf_descs, &handles, &raw));
+  std::unique_ptr<DB> opened;
+  ASSERT_OK(DB::Open(db_opts, path, cf_descs, &handles, DBResult(&opened)));
+  DB* raw = opened.release();
   // Handles go before the DB on every path (an early ASSERT return too).
   struct Closer {
     DB* db;

@@ -23,6 +23,7 @@
 #include "rocksdb/metadata.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
+#include "tools/common/db_open.h"
 
 // gtest has no Status matchers; these print the Status when they fail.
 #define ASSERT_OK(expr)                                  \
@@ -38,6 +39,7 @@
 
 namespace ROCKSDB_NAMESPACE {
 namespace test_util {
+using robinhood::DBResult;
 
 // A path under gtest's temp dir that is unique to this process and `name`,
 // so suites run in parallel by ctest never share files.
@@ -61,10 +63,7 @@ inline std::vector<std::string> ListDir(const std::string& dir) {
 // DB::Open into a unique_ptr (null when the open fails).
 inline Status OpenDB(const Options& o, const std::string& path,
                      std::unique_ptr<DB>* db) {
-  DB* raw = nullptr;
-  Status s = DB::Open(o, path, &raw);
-  db->reset(raw);
-  return s;
+  return DB::Open(o, path, DBResult(db));
 }
 
 // The paths of the SST files the DB holds now.

@@ -11,11 +11,24 @@
 #
 #   tools/build_host.sh            fetch if needed, build, install
 #   tools/build_host.sh --print    print the install prefix only
+#   RH_HOST_SOURCE=TREE tools/build_host.sh
+#                                  the same from another RocksDB source
+#                                  tree (a release's checkout: how newer
+#                                  releases are verified by hand), into
+#                                  .deps/rocksdb-<its version>/install
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 version=9.11.2
 debian_version=9.11.2-1
+tree=${RH_HOST_SOURCE:-}
+if [ -n "$tree" ]; then
+  tree=$(cd "$tree" && pwd)
+  header=$tree/include/rocksdb/version.h
+  [ -f "$header" ] || { echo "build_host: $tree has no include/rocksdb/version.h" >&2; exit 2; }
+  v() { sed -nE "s/^#define ROCKSDB_$1 ([0-9]+)$/\1/p" "$header"; }
+  version=$(v MAJOR).$(v MINOR).$(v PATCH)
+fi
 base=.deps/rocksdb-$version
 prefix=$root/$base/install
 if [ "${1:-}" = "--print" ]; then echo "$prefix"; exit 0; fi
@@ -37,7 +50,9 @@ fi
 
 # --- The source: Debian's package of $version, with Debian's patches ---
 src=$base/src
-if [ ! -f "$src/.robinhood-patched" ]; then
+if [ -n "$tree" ]; then
+  src=$tree
+elif [ ! -f "$src/.robinhood-patched" ]; then
   rm -rf "$src" "$base/fetch"
   mkdir -p "$base/fetch"
   list=/etc/apt/sources.list.d/robinhood-unstable-src.sources

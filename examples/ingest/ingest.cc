@@ -13,6 +13,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_writer.h"
+#include "rocksdb/version.h"
 #include "rocksdb_robinhood/robinhood_table.h"
 
 using namespace ROCKSDB_NAMESPACE;
@@ -62,10 +63,15 @@ int main(int argc, char** argv) {
   s = writer.Finish();
   if (!s.ok()) return Fail("finish", s);
 
+  std::unique_ptr<DB> db;
+#if ROCKSDB_MAJOR > 9 || (ROCKSDB_MAJOR == 9 && ROCKSDB_MINOR >= 11)
+  s = DB::Open(options, dir, &db);
+#else  // before 9.11 (11.0 removed this form)
   DB* raw = nullptr;
   s = DB::Open(options, dir, &raw);
+  db.reset(raw);
+#endif
   if (!s.ok()) return Fail("open db", s);
-  std::unique_ptr<DB> db(raw);
   s = db->IngestExternalFile({sst}, IngestExternalFileOptions());
   if (!s.ok()) return Fail("ingest", s);
   for (int i = 0; i < n; ++i) {

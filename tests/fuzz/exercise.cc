@@ -194,7 +194,8 @@ void MultiGets(TableReader* table, const InternalKeyComparator& icmp,
       values.emplace_back();
       statuses.emplace_back();
       key_contexts.emplace_back(nullptr, slices.back(), &values.back(),
-                                nullptr, &statuses.back());
+                                RH_KEY_CONTEXT_COLUMNS nullptr,
+                                &statuses.back());
       KeyContext& kc = key_contexts.back();
       get_contexts.emplace_back(ucmp, &kMerge, nullptr, nullptr,
                                 GetContext::kNotFound, slices.back(),

@@ -54,8 +54,10 @@
 #include "tests/fuzz/rechecksum.h"
 #include "tests/join_merge_operator.h"
 #include "util/compression.h"
+#include "tools/common/db_open.h"
 
 using namespace ROCKSDB_NAMESPACE;
+using ROCKSDB_NAMESPACE::robinhood::DBResult;
 
 namespace {
 
@@ -324,10 +326,9 @@ Status WriteIngested(const std::string& dir, const std::string& path) {
   options.create_if_missing = true;
   const std::string db_path = dir + "/ingest-db";
   DestroyDB(db_path, options);
-  DB* raw = nullptr;
-  Status s = DB::Open(options, db_path, &raw);
+  std::unique_ptr<DB> db;
+  Status s = DB::Open(options, db_path, DBResult(&db));
   if (!s.ok()) return s;
-  std::unique_ptr<DB> db(raw);
   for (int i = 0; s.ok() && i < 5; ++i) {
     s = db->Put(WriteOptions(), Key(i), "x");  // so the global seqno is > 0
   }

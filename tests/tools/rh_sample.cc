@@ -64,8 +64,10 @@
 #include "rocksdb_robinhood/robinhood_table.h"
 #include "tests/join_merge_operator.h"
 #include "util/compression.h"
+#include "tools/common/db_open.h"
 
 using namespace ROCKSDB_NAMESPACE;
+using ROCKSDB_NAMESPACE::robinhood::DBResult;
 
 namespace {
 
@@ -197,10 +199,9 @@ Status WriteVersions(const std::string& dir, const std::string& path) {
   options.disable_auto_compactions = true;
   const std::string db_path = dir + "/versions-db";
   DestroyDB(db_path, options);
-  DB* raw = nullptr;
-  Status s = DB::Open(options, db_path, &raw);
+  std::unique_ptr<DB> db;
+  Status s = DB::Open(options, db_path, DBResult(&db));
   if (!s.ok()) return s;
-  std::unique_ptr<DB> db(raw);
   std::vector<const Snapshot*> snapshots;
   const WriteOptions wo;
   auto step = [&](Status st) {

@@ -17,8 +17,10 @@
 #include "rocksdb/env.h"
 #include "rocksdb/table_properties.h"
 #include "rocksdb_robinhood/robinhood_table.h"
+#include "tools/common/db_open.h"
 
 using namespace ROCKSDB_NAMESPACE;
+using ROCKSDB_NAMESPACE::robinhood::DBResult;
 
 namespace {
 constexpr int kKeys = 200000;
@@ -76,10 +78,9 @@ int main(int argc, char** argv) {
   if (!s.ok()) return Fail("options", s);
   options.create_if_missing = true;
   DestroyDB(path, options);
-  DB* raw = nullptr;
-  s = DB::Open(options, path, &raw);
+  std::unique_ptr<DB> db;
+  s = DB::Open(options, path, DBResult(&db));
   if (!s.ok()) return Fail("open", s);
-  std::unique_ptr<DB> db(raw);
   printf("opened %s with \"%s\" (table factory %s)\n", path.c_str(),
          config.c_str(), options.table_factory->Name());
 

@@ -32,8 +32,10 @@
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
 #include "rocksdb_robinhood/robinhood_table.h"
+#include "tools/common/db_open.h"
 
 using namespace ROCKSDB_NAMESPACE;
+using ROCKSDB_NAMESPACE::robinhood::DBResult;
 
 namespace {
 
@@ -98,14 +100,13 @@ int main(int argc, char** argv) {
   options.table_factory.reset(NewRobinHoodTableFactory());
   options.allow_mmap_reads = true;
   options.max_open_files = -1;
-  DB* raw = nullptr;
-  Status s = read_only ? DB::OpenForReadOnly(options, db_dir, &raw)
-                       : DB::Open(options, db_dir, &raw);
+  std::unique_ptr<DB> db;
+  Status s = read_only ? DB::OpenForReadOnly(options, db_dir, DBResult(&db))
+                       : DB::Open(options, db_dir, DBResult(&db));
   if (!s.ok()) {
     fprintf(stderr, "rh_hit_miss: %s\n", s.ToString().c_str());
     return 1;
   }
-  std::unique_ptr<DB> db(raw);
   {
     std::unique_ptr<Iterator> it(db->NewIterator(ReadOptions()));
     for (it->SeekToFirst(); it->Valid(); it->Next()) {

@@ -305,7 +305,7 @@ Status TableFile::UserKeyAt(uint64_t address, std::string* key) const {
 
 Status TableFile::VerifyChecksums() const {
   return reader_->VerifyChecksum(ReadOptions(),
-                                 TableReaderCaller::kSSTDumpTool);
+                                 TableReaderCaller::kSSTDumpTool RH_VERIFY_CHECKSUM_ALL);
 }
 
 }  // namespace rh_inspect

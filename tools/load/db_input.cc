@@ -7,10 +7,12 @@
 #include "rocksdb/env.h"
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb_robinhood/robinhood_table.h"
+#include "tools/common/db_open.h"
 
 namespace rh_load {
 
 using namespace ROCKSDB_NAMESPACE;
+using ROCKSDB_NAMESPACE::robinhood::DBResult;
 
 namespace {
 
@@ -37,10 +39,8 @@ class DbReader : public InputReader {
       return Status::InvalidArgument("input DB " + path,
                                      "has no column family " + column_family);
     }
-    DB* db = nullptr;
-    s = DB::OpenForReadOnly(db_options, path, cfs, &handles_, &db);
+    s = DB::OpenForReadOnly(db_options, path, cfs, &handles_, DBResult(&db_));
     if (!s.ok()) return s;
-    db_.reset(db);
     ReadOptions ro;
     ro.fill_cache = false;
     ro.readahead_size = size_t(2) << 20;

@@ -23,10 +23,12 @@
 #include "tools/load/run_file.h"
 #include "tools/load/signals.h"
 #include "tools/load/sort_buffer.h"
+#include "tools/common/db_open.h"
 
 namespace rh_load {
 
 using namespace ROCKSDB_NAMESPACE;
+using ROCKSDB_NAMESPACE::robinhood::DBResult;
 
 std::string PartFileName(size_t index) {
   char name[32];
@@ -340,10 +342,9 @@ class Loader {
                                TableName(o_) + ": the files could not be read");
     }
     std::vector<ColumnFamilyHandle*> handles;
-    DB* raw = nullptr;
-    s = DB::Open(db_options, o_.db, cfs, &handles, &raw);
+    std::unique_ptr<DB> db;
+    s = DB::Open(db_options, o_.db, cfs, &handles, DBResult(&db));
     if (!s.ok()) return s;
-    std::unique_ptr<DB> db(raw);
     IngestExternalFileOptions ingest;
     ingest.move_files = true;
     s = db->IngestExternalFile(handles[target], summary_->files, ingest);

@@ -29,8 +29,10 @@
 #include "rocksdb_robinhood/robinhood_table.h"
 #include "tools/common/proc_status.h"
 #include "tools/load_gen/keys.h"
+#include "tools/common/db_open.h"
 
 using namespace ROCKSDB_NAMESPACE;
+using ROCKSDB_NAMESPACE::robinhood::DBResult;
 
 namespace {
 
@@ -97,13 +99,12 @@ int main(int argc, char** argv) {
   options.allow_mmap_reads = mmap;
   options.max_open_files = -1;
   const double t0 = Now();
-  DB* raw = nullptr;
-  Status s = DB::OpenForReadOnly(options, db_path, &raw);
+  std::unique_ptr<DB> db;
+  Status s = DB::OpenForReadOnly(options, db_path, DBResult(&db));
   if (!s.ok()) {
     fprintf(stderr, "rh_lookup_bench: open %s: %s\n", db_path.c_str(), s.ToString().c_str());
     return 1;
   }
-  std::unique_ptr<DB> db(raw);
   const double open_s = Now() - t0;
 
   std::mt19937_64 rng(seed + 12345);

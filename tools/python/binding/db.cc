@@ -19,10 +19,12 @@
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"
 #include "tools/python/binding/binding.h"
+#include "tools/common/db_open.h"
 
 namespace rh_python {
 
 using namespace ROCKSDB_NAMESPACE;
+using ROCKSDB_NAMESPACE::robinhood::DBResult;
 
 namespace {
 
@@ -87,15 +89,15 @@ class Database {
     const std::string& path = path_;
     Options options = OptionsFromString(table_options);
     options.create_if_missing = create_if_missing && !read_only;
-    DB* raw = nullptr;
+    std::unique_ptr<DB> db;
     Status s;
     {
       py::gil_scoped_release unlocked;
-      s = read_only ? DB::OpenForReadOnly(options, path, &raw)
-                    : DB::Open(options, path, &raw);
+      s = read_only ? DB::OpenForReadOnly(options, path, DBResult(&db))
+                    : DB::Open(options, path, DBResult(&db));
     }
     RaiseIfError(s, path);
-    db_.reset(raw);
+    db_ = std::move(db);
   }
 
   void Put(const py::bytes& k, const py::bytes& v) {
