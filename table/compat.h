@@ -195,7 +195,12 @@ inline Status ReadProperties(RandomAccessFileReader* file,
   (void)footer_bytes;
   (void)footer_offset;
   Block block{BlockContents(contents)};
-  return ParsePropertiesBlock(ioptions, handle.offset(), block, *props);
+  // The parser fills a TableProperties its caller made (it writes through
+  // the pointer it is given).
+  props->reset(new TableProperties);
+  Status s = ParsePropertiesBlock(ioptions, handle.offset(), block, *props);
+  if (!s.ok()) props->reset();
+  return s;
 #else
   (void)contents;
   // Our footer, already verified, with the version field RocksDB's decoder
