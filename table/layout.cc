@@ -30,6 +30,20 @@ Status Layout::LoadSamples(const SparseIndex** samples) const {
   return Status::OK();
 }
 
+Status Layout::AnchorKeys(size_t max, std::vector<std::string>* keys) const {
+  const SparseIndex* samples = nullptr;
+  Status s = Samples(&samples);
+  if (!s.ok()) return s;
+  const size_t n = samples->size();
+  const size_t step = (n + max) / std::max<size_t>(1, max);  // at most max
+  // From the second run on: the first sample is the first key, which
+  // ends no run.
+  for (size_t i = step; i < n; i += step) {
+    keys->push_back(ExtractUserKey(samples->key(i)).ToString());
+  }
+  return Status::OK();
+}
+
 bool Layout::SaveEntry(const TableView& view, GetContext* get_context,
                        const ParsedInternalKey& key, const Slice& value,
                        Status* s) {

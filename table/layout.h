@@ -23,6 +23,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "db/dbformat.h"
 #include "rocksdb/options.h"
@@ -119,6 +120,12 @@ class Layout {
   // Where in the file the entries at and after `internal_key` begin,
   // roughly; the data's end for a key past them all.
   virtual uint64_t OffsetOf(const Slice& internal_key) const = 0;
+  // User keys in order that split the entries into about `max` runs
+  // (RobinHoodTableReader::ApproximateKeyAnchors, for compactions that
+  // split their work): by default the samples' keys, evenly spread; the
+  // paged layout's page separators. Appends to `keys`; reads what it needs
+  // (the samples, the page index).
+  virtual Status AnchorKeys(size_t max, std::vector<std::string>* keys) const;
   // Checks the checksum of every unit the entries lie in (log blocks,
   // pages of slots), reading each.
   virtual Status VerifyEntries(std::string* buf) const = 0;

@@ -71,6 +71,11 @@ class PageIndex {
   uint64_t SeekPage(const Slice& key) const;
   // Whether `key` lies after the last key of the pages.
   bool PastLast(const Slice& key) const;
+  // Page i's separator, whole: no greater than the page's first key,
+  // greater than every key of the pages before it.
+  std::string Separator(uint64_t i) const {
+    return common_.ToString() + SeparatorAt(i).ToString();
+  }
   size_t MemoryUsage() const {
     return buf_.capacity() + radix_.capacity() * sizeof(uint32_t);
   }

@@ -281,6 +281,19 @@ uint64_t PagedLayout::OffsetOf(const Slice& key) const {
   return page * page_bytes_;
 }
 
+Status PagedLayout::AnchorKeys(size_t max,
+                               std::vector<std::string>* keys) const {
+  const PageIndex* index = nullptr;
+  Status s = Index(&index);
+  if (!s.ok()) return s;
+  const uint64_t step =
+      (index->pages() + max) / std::max<size_t>(1, max);  // at most max
+  for (uint64_t i = step; i < index->pages(); i += step) {
+    keys->push_back(index->Separator(i));
+  }
+  return Status::OK();
+}
+
 Status PagedLayout::VerifyEntries(std::string* buf) const {
   const PageIndex* index = nullptr;
   Status s = Index(&index);

@@ -61,6 +61,7 @@ class PagedLayout final : public Layout {
                                 CacheUse use,
                                 size_t readahead) const override;
   uint64_t OffsetOf(const Slice& internal_key) const override;
+  Status AnchorKeys(size_t max, std::vector<std::string>* keys) const override;
   Status VerifyEntries(std::string* buf) const override;
   size_t MemoryUsage() const override;
   const PagedLayout* AsPaged() const override { return this; }

@@ -83,6 +83,19 @@ uint64_t PagedLogLayout::OffsetOf(const Slice& internal_key) const {
              : pages_.OffsetOf(internal_key);
 }
 
+Status PagedLogLayout::AnchorKeys(size_t max,
+                                  std::vector<std::string>* keys) const {
+  Status s = pages_.AnchorKeys(max / 2, keys);
+  const SparseIndex* samples = nullptr;
+  if (s.ok()) s = Samples(&samples);
+  if (!s.ok()) return s;
+  // The log's first key (its first sample) ends the pages' last run.
+  if (samples->size() > 0) {
+    keys->push_back(ExtractUserKey(samples->key(0)).ToString());
+  }
+  return log_.AnchorKeys(max - max / 2, keys);
+}
+
 Status PagedLogLayout::VerifyEntries(std::string* buf) const {
   Status s = pages_.VerifyEntries(buf);
   if (s.ok()) s = log_.VerifyEntries(buf);

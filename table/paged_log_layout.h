@@ -44,6 +44,7 @@ class PagedLogLayout final : public Layout {
     return pages_.ScansThroughCache() || log_.ScansThroughCache();
   }
   uint64_t OffsetOf(const Slice& internal_key) const override;
+  Status AnchorKeys(size_t max, std::vector<std::string>* keys) const override;
   Status VerifyEntries(std::string* buf) const override;
   size_t MemoryUsage() const override;
   const PagedLogLayout* AsPagedLog() const override { return this; }

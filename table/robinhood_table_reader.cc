@@ -346,6 +346,48 @@ uint64_t RobinHoodTableReader::ApproximateSize(
   return b > a ? b - a : 0;
 }
 
+Status RobinHoodTableReader::ApproximateKeyAnchors(
+    const ReadOptions& ro, std::vector<Anchor>& anchors) {
+  // The runs begin at the first key and end at the last: an iterator
+  // finds both (a file of range deletions alone has no runs).
+  std::unique_ptr<InternalIterator> it(NewIterator(
+      ro, nullptr, nullptr, false, TableReaderCaller::kUncategorized));
+  it->SeekToFirst();
+  if (!it->Valid()) return it->status();
+  const std::string first = ExtractUserKey(it->key()).ToString();
+  it->SeekToLast();
+  if (!it->Valid()) return it->status();
+  const std::string last = ExtractUserKey(it->key()).ToString();
+  std::vector<std::string> keys;
+  Status s = layout_->AnchorKeys(128, &keys);
+  if (!s.ok()) return s;
+  const Comparator* ucmp = icmp_.user_comparator();
+  auto begin_of = [&](const Slice& user_key) {
+    return OffsetOf(
+        InternalKey(user_key, kMaxSequenceNumber, kValueTypeForSeek).Encode());
+  };
+  uint64_t prev = begin_of(first);
+  Slice prev_key = first;
+  for (const std::string& k : keys) {
+    if (ucmp->Compare(k, prev_key) <= 0 || ucmp->Compare(k, last) >= 0) {
+      continue;
+    }
+    const uint64_t at = begin_of(k);
+    if (at <= prev) continue;  // an empty run
+    anchors.emplace_back(k, at - prev);
+    prev = at;
+    prev_key = k;
+  }
+  // Sequence 0 and type 0 sort after every entry of the last key: where
+  // the data ends. The paged layout answers with the last page's start;
+  // the data's size (from the file's start, within the file) is its end.
+  const uint64_t end =
+      std::max(OffsetOf(InternalKey(last, 0, kTypeDeletion).Encode()),
+               std::min(properties_->data_size, file_.file_size()));
+  anchors.emplace_back(last, end > prev ? end - prev : 0);
+  return Status::OK();
+}
+
 size_t RobinHoodTableReader::ApproximateMemoryUsage() const {
   return sizeof(*this) + filter_.MemoryUsage() + layout_->MemoryUsage();
 }

@@ -74,6 +74,11 @@ class RobinHoodTableReader : public TableReader, private TableView {
                                TableReaderCaller caller) override;
   uint64_t ApproximateSize(RH_APPROXIMATE_READ_OPTIONS const Slice& start,
                            const Slice& end, TableReaderCaller caller) override;
+  // About 128 user keys in order, each with the bytes of the entries since
+  // the one before, the last the file's last key: where a compaction that
+  // splits its work (max_subcompactions) may cut this file.
+  Status ApproximateKeyAnchors(const ReadOptions& ro,
+                               std::vector<Anchor>& anchors) override;
   void SetupForCompaction() override {}
   std::shared_ptr<const TableProperties> GetTableProperties() const override {
     return properties_;

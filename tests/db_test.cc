@@ -9,6 +9,12 @@
 // explicitly, so the versions a test talks about really live in our SST files.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "rocksdb/listener.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/statistics.h"
 #include "tests/db_harness.h"
@@ -485,6 +491,55 @@ TEST_P(RobinHoodDBTest, BottommostCompactionZeroesSequenceNumbers) {
   VERIFY("merges over zeroed file");
   Compact();
   VERIFY("merges compacted");
+}
+
+// A compaction allowed several threads (max_subcompactions) splits its
+// input where its files' key anchors say the bytes lie: two overlapping
+// files of ours become four even runs of work. (Without anchors, each file
+// is one run ending at its last key: the split falls at the end of the key
+// range and one thread does nearly all of it.)
+TEST_P(RobinHoodDBTest, CompactionsSplitOurFilesAcrossThreads) {
+  // The entries each thread of the compaction out of level 0 wrote (each
+  // of its runs writes its own files, on a thread of its own; a bottommost
+  // rewrite of its many small outputs may follow).
+  struct Counter : public EventListener {
+    void OnCompactionBegin(DB*, const CompactionJobInfo& info) override {
+      if (info.base_input_level == 0) job = info.job_id;
+    }
+    void OnTableFileCreated(const TableFileCreationInfo& info) override {
+      if (info.reason != TableFileCreationReason::kCompaction ||
+          info.job_id != job.load()) {
+        return;
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      entries[std::this_thread::get_id()] += info.table_properties.num_entries;
+    }
+    std::atomic<int> job{-1};
+    std::mutex mu;
+    std::map<std::thread::id, uint64_t> entries;
+  };
+  auto counter = std::make_shared<Counter>();
+  Close();
+  options_.max_subcompactions = 4;
+  options_.target_file_size_base = 64 << 10;  // under a quarter of the data
+  options_.listeners.push_back(counter);
+  ASSERT_OK(Open());
+  const int n = 20000;
+  for (int f = 0; f < 2; f++) {
+    for (int i = f; i < n; i += 2) Put(Key(i), Value(i, f) + std::string(80, 'v'));
+    Flush();
+  }
+  ASSERT_EQ(NumFiles(), 2);
+  Compact();
+  std::string runs;
+  int even = 0;  // threads that wrote at least half a fair share
+  for (const auto& e : counter->entries) {
+    runs += " " + std::to_string(e.second);
+    if (e.second >= n / 8) even++;
+  }
+  EXPECT_GE(even, 3) << "entries written by each thread:" << runs;
+  ExpectOurTables();
+  VERIFY("after a compaction in four runs");
 }
 
 TEST_P(RobinHoodDBTest, RandomOpsWithAutoCompaction) {

@@ -1134,6 +1134,73 @@ TEST(TableTest, ApproximateOffsetsFollowKeyOrder) {
   }
 }
 
+// The user key a test key of ApproximateKeyAnchors stands for: "k" and
+// eight digits, or a page separator (a prefix of one: the digits it lacks
+// are zeros).
+int KeyNumber(const std::string& key) {
+  std::string digits = key.substr(1);
+  digits.resize(8, '0');
+  return std::stoi(digits);
+}
+
+// ApproximateKeyAnchors, where a compaction that splits its work
+// (max_subcompactions) may cut a file: in every layout, about 128 keys in
+// order, the last the file's last key, each run's bytes in proportion to
+// its keys, and the runs' bytes adding up to the data.
+TEST(TableTest, KeyAnchorsSplitTheDataEvenly) {
+  for (const char* layout : {"log", "inline", "paged", "paged+log"}) {
+    SCOPED_TRACE(layout);
+    const bool paged = strncmp(layout, "paged", 5) == 0;
+    const bool paged_log = strcmp(layout, "paged+log") == 0;
+    Harness h(true);
+    Entries entries;
+    const int n = 20000;
+    for (int i = 0; i < n; ++i) {
+      char k[16];
+      snprintf(k, sizeof(k), "k%08d", i);
+      char v[16];
+      snprintf(v, sizeof(v), "value%06d", i);
+      // Entries that keep their sequence numbers go to a log behind the
+      // pages.
+      const SequenceNumber seq = paged_log && i >= n * 3 / 4 ? i : 0;
+      entries.emplace_back(IKey(k, seq, kTypeValue), v);
+    }
+    RobinHoodTableOptions o;
+    o.inline_slot_limit = strcmp(layout, "inline") == 0 ? 64 : 0;
+    o.page_layout = paged;
+    ASSERT_OK(h.Build(entries, o));
+    std::unique_ptr<TableReader> t;
+    ASSERT_OK(h.Open(&t));
+    ASSERT_EQ(t->GetTableProperties()->user_collected_properties.at(
+                  RobinHoodTablePropertyNames::kLayout),
+              layout);
+    const double data = double(t->GetTableProperties()->data_size);
+    std::vector<TableReader::Anchor> anchors;
+    ASSERT_OK(t->ApproximateKeyAnchors(ReadOptions(), anchors));
+    ASSERT_GE(anchors.size(), 64u);
+    ASSERT_LE(anchors.size(), 130u);
+    EXPECT_EQ(anchors.back().user_key, "k00019999");
+    double total = 0;
+    int before = 0;  // the keys before the run
+    for (size_t i = 0; i < anchors.size(); ++i) {
+      SCOPED_TRACE(anchors[i].user_key);
+      const int at = i + 1 == anchors.size() ? n : KeyNumber(anchors[i].user_key);
+      ASSERT_GT(at, before);
+      total += double(anchors[i].range_size);
+      // In proportion to the run's keys (entries of one size in each part;
+      // a log's carry their sequence numbers), within half; runs of pages
+      // within a page more (the last page before a log may be part full),
+      // and the last run with the file's tail past its last key.
+      const double want = data * (at - before) / n;
+      const double slack = (paged ? 4200 : 0) +
+                           (i + 1 == anchors.size() ? 0.01 * data : 0);
+      EXPECT_NEAR(double(anchors[i].range_size), want, 0.5 * want + slack);
+      before = at;
+    }
+    EXPECT_NEAR(total, data, 0.02 * data);
+  }
+}
+
 TEST(TableTest, BuilderMemoryIsBoundedPerKey) {
   Harness h(false);
   Entries entries;

@@ -259,6 +259,12 @@ void Approximations(TableReader* table, const Keys& keys) {
     g_sink = g_sink + robinhood::compat::ApproximateSize(table, targets[i], other,
                                                     caller);
   }
+  std::vector<TableReader::Anchor> anchors;
+  Touch(table->ApproximateKeyAnchors(ReadOptions(), anchors).ToString());
+  for (const TableReader::Anchor& a : anchors) {
+    Touch(a.user_key);
+    g_sink = g_sink + a.range_size;
+  }
 }
 
 }  // namespace
