@@ -1082,6 +1082,32 @@ TEST(TableTest, CompressibleEntriesKeepTheLog) {
   }
 }
 
+// A file of kEvenEntries entries of one size ("k%08d" = "value%06d"), so
+// a key's share of them is its share of the bytes, in `layout`: "log",
+// "inline", "paged", or "paged+log" (its last quarter keep their sequence
+// numbers, which sends them to a log behind the pages), opened.
+constexpr int kEvenEntries = 20000;
+void OpenEvenFile(const char* layout, Harness* h, Entries* entries,
+                  std::unique_ptr<TableReader>* t) {
+  const bool paged_log = strcmp(layout, "paged+log") == 0;
+  for (int i = 0; i < kEvenEntries; ++i) {
+    char k[16];
+    snprintf(k, sizeof(k), "k%08d", i);
+    char v[16];
+    snprintf(v, sizeof(v), "value%06d", i);
+    const SequenceNumber seq = paged_log && i >= kEvenEntries * 3 / 4 ? i : 0;
+    entries->emplace_back(IKey(k, seq, kTypeValue), v);
+  }
+  RobinHoodTableOptions o;
+  o.inline_slot_limit = strcmp(layout, "inline") == 0 ? 64 : 0;
+  o.page_layout = strncmp(layout, "paged", 5) == 0;
+  ASSERT_OK(h->Build(*entries, o));
+  ASSERT_OK(h->Open(t));
+  ASSERT_EQ((*t)->GetTableProperties()->user_collected_properties.at(
+                RobinHoodTablePropertyNames::kLayout),
+            layout);
+}
+
 // ApproximateOffsetOf (and ApproximateSize, which RocksDB uses to split
 // compactions and answer GetApproximateSizes) rise with the key, stay inside
 // the data, and split it in proportion, in both layouts: the log's offsets
@@ -1089,28 +1115,11 @@ TEST(TableTest, CompressibleEntriesKeepTheLog) {
 TEST(TableTest, ApproximateOffsetsFollowKeyOrder) {
   for (const char* layout : {"log", "inline", "paged"}) {
     SCOPED_TRACE(layout);
-    const uint32_t slot_limit = strcmp(layout, "inline") == 0 ? 64 : 0;
     Harness h(true);
     Entries entries;
-    const int n = 20000;
-    for (int i = 0; i < n; ++i) {
-      char k[16];
-      snprintf(k, sizeof(k), "k%08d", i);
-      // Entries of one size, so a key's share of them is its share of
-      // the bytes in every layout.
-      char v[16];
-      snprintf(v, sizeof(v), "value%06d", i);
-      entries.emplace_back(IKey(k, 0, kTypeValue), v);
-    }
-    RobinHoodTableOptions o;
-    o.inline_slot_limit = slot_limit;
-    o.page_layout = strcmp(layout, "paged") == 0;
-    ASSERT_OK(h.Build(entries, o));
     std::unique_ptr<TableReader> t;
-    ASSERT_OK(h.Open(&t));
-    ASSERT_EQ(t->GetTableProperties()->user_collected_properties.at(
-                  RobinHoodTablePropertyNames::kLayout),
-              layout);
+    ASSERT_NO_FATAL_FAILURE(OpenEvenFile(layout, &h, &entries, &t));
+    const int n = kEvenEntries;
     const uint64_t data = t->GetTableProperties()->data_size;
     uint64_t last = 0;
     for (int i = 0; i < n; i += 997) {
@@ -1151,29 +1160,11 @@ TEST(TableTest, KeyAnchorsSplitTheDataEvenly) {
   for (const char* layout : {"log", "inline", "paged", "paged+log"}) {
     SCOPED_TRACE(layout);
     const bool paged = strncmp(layout, "paged", 5) == 0;
-    const bool paged_log = strcmp(layout, "paged+log") == 0;
     Harness h(true);
     Entries entries;
-    const int n = 20000;
-    for (int i = 0; i < n; ++i) {
-      char k[16];
-      snprintf(k, sizeof(k), "k%08d", i);
-      char v[16];
-      snprintf(v, sizeof(v), "value%06d", i);
-      // Entries that keep their sequence numbers go to a log behind the
-      // pages.
-      const SequenceNumber seq = paged_log && i >= n * 3 / 4 ? i : 0;
-      entries.emplace_back(IKey(k, seq, kTypeValue), v);
-    }
-    RobinHoodTableOptions o;
-    o.inline_slot_limit = strcmp(layout, "inline") == 0 ? 64 : 0;
-    o.page_layout = paged;
-    ASSERT_OK(h.Build(entries, o));
     std::unique_ptr<TableReader> t;
-    ASSERT_OK(h.Open(&t));
-    ASSERT_EQ(t->GetTableProperties()->user_collected_properties.at(
-                  RobinHoodTablePropertyNames::kLayout),
-              layout);
+    ASSERT_NO_FATAL_FAILURE(OpenEvenFile(layout, &h, &entries, &t));
+    const int n = kEvenEntries;
     const double data = double(t->GetTableProperties()->data_size);
     std::vector<TableReader::Anchor> anchors;
     ASSERT_OK(t->ApproximateKeyAnchors(ReadOptions(), anchors));

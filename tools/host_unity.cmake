@@ -7,9 +7,3 @@
 # RocksDB's -Werror refuses.
 cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL
                set_target_properties db_stress PROPERTIES UNITY_BUILD OFF)
-# 11.8 lists db_stress's compression manager among the library's sources
-# as well as db_stress's: batched into a library object that db_stress
-# pulls in for other names, it would be defined twice at db_stress's link.
-# On its own it is an archive member nothing pulls.
-set_source_files_properties(db_stress_tool/db_stress_compression_manager.cc
-                            PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
