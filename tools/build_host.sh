@@ -15,7 +15,9 @@
 #                                  the same from another RocksDB source
 #                                  tree (a release's checkout: how newer
 #                                  releases are verified by hand), into
-#                                  .deps/rocksdb-<its version>/install
+#                                  .deps/rocksdb-<its version>/install;
+#                                  links this repository into TREE as
+#                                  plugin/robinhood
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
