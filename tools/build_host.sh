@@ -130,20 +130,19 @@ stamp=$build/.robinhood-config
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" != "${config[*]}" ]; then
   rm -rf "$build"
 fi
-# RocksDB's CMake reads the plugin's source list (robinhood.mk) when it
-# configures: configure again when that list changed.
+# RocksDB's CMake reads the plugin's source list (robinhood.mk) and
+# tools/host_unity.cmake when it configures: configure again when either
+# changed.
 if [ ! -f "$build/build.ninja" ] || [ "$root/robinhood.mk" -nt "$build/build.ninja" ] ||
+   [ "$root/tools/host_unity.cmake" -nt "$build/build.ninja" ] ||
    [ "$(cat "$stamp" 2>/dev/null)" != "${config[*]}" ]; then
   cmake -S "$src" -B "$build" -G Ninja "${config[@]}" >/dev/null
   echo "${config[*]}" > "$stamp"
 fi
-# db_stress (tools/stress.sh) on the default host only: 11.8's CMake links
-# its compression manager into both db_stress and the library.
-tools=(db_bench sst_dump ldb)
-[ -n "$tree" ] || tools+=(db_stress)
+tools=(db_bench sst_dump ldb db_stress)
 cmake --build "$build" -j"$(nproc)" --target rocksdb "${tools[@]}"
 cmake --install "$build" >/dev/null
 mkdir -p "$prefix/bin"
-cp -f "$build/db_bench" "$build/tools/sst_dump" "$build/tools/ldb" "$prefix/bin/"
-[ -n "$tree" ] || cp -f "$build/db_stress_tool/db_stress" "$prefix/bin/"
+cp -f "$build/db_bench" "$build/tools/sst_dump" "$build/tools/ldb" \
+  "$build/db_stress_tool/db_stress" "$prefix/bin/"
 echo "build_host: RocksDB $version (release, plugin in tree): $prefix"

@@ -7,13 +7,14 @@
 # blocks, some small enough to evict what iterators pin) and a db_stress
 # operation mix
 # (merges, range deletions, ingestion, MultiGet, iterators, snapshots,
-# compactions, checkpoints, reopens; the batched-snapshot mode on and off),
-# four threads each. db_stress checks every read against its expected
+# compactions, checkpoints, reopens; the batched-snapshot mode on and off;
+# compactions through RocksDB's compaction service where the host has
+# one), four threads each. db_stress checks every read against its expected
 # state (or, batched, against the other keys of the same batch).
 #
 # Runs the host built by tools/build_host.sh (RocksDB 9.11.2, release,
-# plugin in tree), whose db_stress knows RobinHoodTable with nothing
-# preloaded. One line per configuration: PASS or FAIL, seconds, and the
+# plugin in tree; or the tree RH_HOST_SOURCE names), whose db_stress knows
+# RobinHoodTable with nothing preloaded. One line per configuration: PASS or FAIL, seconds, and the
 # layouts of the SST files the run left (read with rh_inspect, so a layout
 # the matrix claims to cover is seen to be there). The first pass runs every
 # configuration once; further passes, each with new seeds, run until
@@ -43,7 +44,7 @@ for arg in "$@"; do
     --ops=*) ops="${arg#*=}" ;;
     --list) list=1 ;;
     --compare) compare=1 ;;
-    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
     -*) echo "stress: unknown option $arg" >&2; exit 2 ;;
     *) [[ "$arg" =~ ^[0-9]+$ ]] || { echo "stress: MINUTES must be a number: $arg" >&2; exit 2; }
        minutes=$arg ;;
@@ -75,6 +76,12 @@ configs=(
   "batched-pread-lz4-hashorder|allow_mmap_reads=false;compression=kLZ4Compression|inline_key_order=false|$MIX_BATCHED"
   "batched-pread-snappy-log|allow_mmap_reads=false;compression=kSnappyCompression|inline_slot_limit=0;page_layout=false;block_cache=65536|$MIX_BATCHED --use_multiget=1"
   "batched-pread-none-paged|allow_mmap_reads=false;compression=kNoCompression|inline_slot_limit=0|$MIX_BATCHED --use_multiget=1"
+  # Compactions through RocksDB's compaction service (a remote worker
+  # opens the DB's files and writes its output with a table factory made
+  # from ours by name and option string: DB::OpenAndCompact), on hosts
+  # whose db_stress has it (10.7 on); REMOTE stands for its flags.
+  "remote-pread-zstd|allow_mmap_reads=false;compression=kZSTD||$MIX_MIXED --use_multiget=1 REMOTE"
+  "remote-mmap-paged-merge|allow_mmap_reads=true;compression=kNoCompression|inline_slot_limit=0|$MIX_MERGE REMOTE"
 )
 
 if [ "$list" = 1 ]; then
@@ -94,6 +101,13 @@ while :; do
   for c in "${configs[@]}"; do
     IFS='|' read -r name cf_db rh flags <<< "$c"
     [ -z "$only" ] || [[ "$name" =~ $only ]] || continue
+    if [[ "$flags" == *REMOTE* ]]; then
+      if [ -z "$STRESS_REMOTE" ]; then
+        [ "$pass" -gt 1 ] || printf 'SKIP %-30s (this host'"'"'s db_stress has no compaction service)\n' "$name"
+        continue
+      fi
+      flags=${flags//REMOTE/$STRESS_REMOTE}
+    fi
     if [ "$pass" -gt 1 ] && [ "$SECONDS" -ge "$deadline" ]; then break 2; fi
     dir="$out/$name-$pass"
     rm -rf "$dir"
