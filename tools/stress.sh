@@ -14,7 +14,8 @@
 #
 # Runs the host built by tools/build_host.sh (RocksDB 9.11.2, release,
 # plugin in tree; or the tree RH_HOST_SOURCE names), whose db_stress knows
-# RobinHoodTable with nothing preloaded. One line per configuration: PASS or FAIL, seconds, and the
+# RobinHoodTable with nothing preloaded. One line per configuration: PASS
+# or FAIL, seconds, and the
 # layouts of the SST files the run left (read with rh_inspect, so a layout
 # the matrix claims to cover is seen to be there). The first pass runs every
 # configuration once; further passes, each with new seeds, run until
@@ -44,7 +45,7 @@ for arg in "$@"; do
     --ops=*) ops="${arg#*=}" ;;
     --list) list=1 ;;
     --compare) compare=1 ;;
-    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
     -*) echo "stress: unknown option $arg" >&2; exit 2 ;;
     *) [[ "$arg" =~ ^[0-9]+$ ]] || { echo "stress: MINUTES must be a number: $arg" >&2; exit 2; }
        minutes=$arg ;;
