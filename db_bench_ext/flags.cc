@@ -109,6 +109,13 @@ DEFINE_bool(formats_in_turn, false,
             "data sets that fit memory or disk once but not once a format; "
             "the default fills every format first and interleaves the "
             "repetitions");
+DEFINE_string(fill_by, "compaction",
+              "How the fill phase builds the DB its reads use: compaction "
+              "(Puts, then one full CompactRange: the data twice on disk "
+              "while it runs) or ingest (SstFileWriter files of "
+              "--target_file_size_base written in key order and ingested in "
+              "one call: the data once on disk, as a bulk load makes it; "
+              "CuckooTable and PlainTable cannot be ingested)");
 DEFINE_bool(cuckoo_seekrandom, false,
             "Run seekrandom on CuckooTable too. Off by default: its iterator "
             "sorts the whole file before the first Seek (the CuckooTable "

@@ -42,4 +42,5 @@ DECLARE_string(robinhood_filter_policy);
 DECLARE_int64(warmup_reads);
 DECLARE_bool(keep_db);
 DECLARE_bool(formats_in_turn);
+DECLARE_string(fill_by);
 DECLARE_bool(cuckoo_seekrandom);

@@ -215,6 +215,11 @@ std::string SkipReason(const FormatSpec& f, const Workload& w,
            "SstFileWriter's files lack the external-file version and "
            "IngestExternalFile rejects them";
   }
+  if (FLAGS_fill_by == "ingest" && phase.empty() &&
+      (f.format == Format::kCuckoo || f.format == Format::kPlain)) {
+    return "--fill_by=ingest: this format's files cannot be ingested (see "
+           "its ingest phase)";
+  }
   if (f.format == Format::kCuckoo && phase == "seekrandom" &&
       !FLAGS_cuckoo_seekrandom) {
     return "CuckooTable's iterator sorts the whole file before its first "

@@ -151,6 +151,11 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (FLAGS_fill_by != "compaction" && FLAGS_fill_by != "ingest") {
+    fprintf(stderr, "unknown --fill_by '%s' (compaction, ingest)\n",
+            FLAGS_fill_by.c_str());
+    return 2;
+  }
   if (FLAGS_num < 1 || FLAGS_repetitions < 1 || FLAGS_threads < 1) {
     fprintf(stderr, "--num, --repetitions and --threads must be >= 1\n");
     return 2;
@@ -271,7 +276,7 @@ int main(int argc, char** argv) {
           continue;
         }
         if (fill) {
-          PhaseResult r = RunFill(s.ctx, s.db);
+          PhaseResult r = RunFill(s.ctx, s.dir, s.db);
           bool timed = std::find(wphases.begin(), wphases.end(), "fill") !=
                        wphases.end();
           if (timed || r.skipped) report.Add(r, 1);

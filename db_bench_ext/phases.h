@@ -24,8 +24,10 @@ rocksdb::Status OpenDb(const PhaseContext& ctx, const std::string& dir,
                        bool fresh, rocksdb::DB** db);
 
 // Writes every key into a fresh, open `db` (WAL off, batches of 1000), then
-// flushes and compacts the whole key range into the bottommost level.
-PhaseResult RunFill(const PhaseContext& ctx, rocksdb::DB* db);
+// flushes and compacts the whole key range into the bottommost level; with
+// --fill_by=ingest, writes files beside `dir` and ingests them instead.
+PhaseResult RunFill(const PhaseContext& ctx, const std::string& dir,
+                    rocksdb::DB* db);
 
 // Writes every key in order with SstFileWriter into one file, then ingests
 // it into a fresh DB in `dir`, checks a sample of keys, and removes it.

@@ -5,6 +5,8 @@
 #include <functional>
 #include <set>
 
+#include "db_bench_ext/flags.h"
+
 
 namespace db_bench_ext {
 
@@ -245,9 +247,15 @@ void Report::PrintTables(FILE* out, const RunInfo& info) const {
       }
     }
     if (header) {
+      fprintf(out, "%s",
+              FLAGS_fill_by == "ingest"
+                  ? "   fill = SstFileWriter files of --target_file_size_base "
+                    "in key order + one IngestExternalFile (--fill_by=ingest); "
+                    "ingest = SstFileWriter + IngestExternalFile.\n"
+                  : "   fill = DB writes (WAL off) + flush + full "
+                    "CompactRange; ingest = SstFileWriter + "
+                    "IngestExternalFile.\n");
       fprintf(out,
-              "   fill = DB writes (WAL off) + flush + full CompactRange; "
-              "ingest = SstFileWriter + IngestExternalFile.\n"
               "   peak (own prop): the builder's own report "
               "(rocksdb.robinhood.builder.peak.bytes); peak heap: growth of\n"
               "   the heap (or, where larger, of the resident set) while "
