@@ -57,4 +57,21 @@ if "$BENCH" --cache_type=clock --formats=robinhood >"$TMP/bad.txt" 2>&1; then
   fail "an unknown --cache_type was accepted"
 fi
 grep -q "unknown --cache_type 'clock'" "$TMP/bad.txt" || fail "no message: $(cat "$TMP/bad.txt")"
+# The DB built from ingested files: cut at --target_file_size_base, every
+# key found, the formats that cannot be ingested skipped with the reason;
+# a method it does not know refused by name.
+"$BENCH" --workload=sparkey --num=3000 --reads=3000 --warmup_reads=100 \
+  --formats=robinhood,plain,block --repetitions=1 --fill_by=ingest \
+  --target_file_size_base=65536 --benchmarks=fill,readrandom \
+  --db="$TMP/ingest" >"$TMP/ingest.txt" 2>&1 || fail "--fill_by=ingest run failed: $(tail -5 "$TMP/ingest.txt")"
+[[ "$(grep -cE '^fill +: .* in [3-9] files' "$TMP/ingest.txt")" -eq 2 ]] ||
+  fail "the ingested DBs are not cut into files: $(grep '^fill' "$TMP/ingest.txt")"
+[[ "$(grep -cE '\(3000 of 3000 found\)' "$TMP/ingest.txt")" -eq 2 ]] ||
+  fail "a lookup in an ingested DB missed a key"
+grep -q 'skipped: plain (all phases): --fill_by=ingest' "$TMP/ingest.txt" ||
+  fail "PlainTable not skipped with the reason: $(grep skipped "$TMP/ingest.txt")"
+if "$BENCH" --fill_by=load --formats=robinhood >"$TMP/bad.txt" 2>&1; then
+  fail "an unknown --fill_by was accepted"
+fi
+grep -q "unknown --fill_by 'load'" "$TMP/bad.txt" || fail "no message: $(cat "$TMP/bad.txt")"
 echo "db_bench_ext_test: OK"
