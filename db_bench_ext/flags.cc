@@ -100,6 +100,11 @@ DEFINE_int32(robinhood_sparse_index_interval, 16,
 DEFINE_int64(warmup_reads, 100000,
              "Untimed, verified random reads after building (plus a full "
              "scan), so caches and page tables are warm for every format");
+DEFINE_bool(warmup_scan, true,
+            "Begin the warm-up with a full scan that counts every key "
+            "(false: only the verified random reads; for data larger than "
+            "memory, where a scan of mapped files cycles the page cache one "
+            "4 KiB fault at a time)");
 DEFINE_bool(keep_db, false,
             "Keep the databases after the run (for --use_existing_db); "
             "databases opened with --use_existing_db are always kept");

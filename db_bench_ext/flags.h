@@ -43,4 +43,5 @@ DECLARE_int64(warmup_reads);
 DECLARE_bool(keep_db);
 DECLARE_bool(formats_in_turn);
 DECLARE_string(fill_by);
+DECLARE_bool(warmup_scan);
 DECLARE_bool(cuckoo_seekrandom);

@@ -1,5 +1,6 @@
 #include "db_bench_ext/phases.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -303,7 +304,9 @@ std::string Warmup(const PhaseContext& ctx, DB* db, uint64_t reads,
   std::vector<char> vbuf(ks.workload().value_size + 8);
   uint64_t count = 0;
   Ticker ticker(ctx.label + " warm-up");
-  if (ScanIsSlow(*ctx.format)) {
+  if (!FLAGS_warmup_scan) {
+    count = ks.num();
+  } else if (ScanIsSlow(*ctx.format)) {
     // Instead of a scan: read every key once (in random order), checking
     // each value.
     PinnableSlice v;
@@ -451,6 +454,8 @@ PhaseResult RunRead(const PhaseContext& ctx, DB* db, const std::string& phase,
   threads = std::max(1, threads);
   std::vector<ThreadOut> outs(threads);
   Progress progress(ctx.label + " " + phase, reads);
+  struct rusage before;
+  getrusage(RUSAGE_SELF, &before);
   double start = NowSeconds();
   if (threads == 1) {
     ReadThread(ctx, db, phase, reads, batch_size, seek_nexts, seed,
@@ -467,6 +472,10 @@ PhaseResult RunRead(const PhaseContext& ctx, DB* db, const std::string& phase,
     for (auto& th : pool) th.join();
   }
   double wall = NowSeconds() - start;
+  struct rusage after;
+  getrusage(RUSAGE_SELF, &after);
+  r.major_faults = uint64_t(after.ru_majflt - before.ru_majflt);
+  r.disk_read_bytes = uint64_t(after.ru_inblock - before.ru_inblock) * 512;
   progress.Finish();
   LatencyRecorder all;
   uint64_t ops = 0;

@@ -56,7 +56,15 @@ std::string Report::DbBenchLine(const PhaseResult& r) {
            " operations; (%" PRIu64 " of %" PRIu64 " found)",
            r.phase.c_str(), r.micros_per_op, long(r.ops_per_sec), r.seconds,
            r.ops, r.found, r.ops);
-  return buf;
+  std::string line = buf;
+  if (r.ops && (r.major_faults || r.disk_read_bytes)) {
+    snprintf(buf, sizeof(buf),
+             "; from disk: %.2f major faults, %.1f KiB an operation",
+             double(r.major_faults) / double(r.ops),
+             double(r.disk_read_bytes) / 1024.0 / double(r.ops));
+    line += buf;
+  }
+  return line;
 }
 
 void Report::Add(const PhaseResult& r, int repetitions) {

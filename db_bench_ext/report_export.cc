@@ -98,6 +98,8 @@ bool Report::WriteJson(const std::string& path, const RunInfo& info) const {
         j.Key("p99_us").Real(r.p99_us);
         j.Key("p999_us").Real(r.p999_us);
         j.Key("latency_per_batch").Bool(r.latency_per_batch);
+        j.Key("major_faults").Uint(r.major_faults);
+        j.Key("disk_read_bytes").Uint(r.disk_read_bytes);
       }
       j.Key("vs_robinhood");
       vs_rh > 0 ? j.Real(vs_rh) : j.Null();

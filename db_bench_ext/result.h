@@ -29,6 +29,11 @@ struct PhaseResult {
   double micros_per_op = 0;    // thread time per op, as db_bench
   double p50_us = 0, p99_us = 0, p999_us = 0;
   bool latency_per_batch = false;  // multireadrandom: a whole batch
+  // The process's reads from disk while the phase ran (getrusage: major
+  // page faults, and the file system's input in bytes), which count only
+  // where the data is not all in the page cache.
+  uint64_t major_faults = 0;
+  uint64_t disk_read_bytes = 0;
 
   // Build phases.
   double entries_per_sec = 0;
