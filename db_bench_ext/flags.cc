@@ -78,6 +78,10 @@ DEFINE_bool(robinhood_block_cache, true,
             "decompressed blocks and, without mmap, the blocks and pages "
             "its lookups read (used when --compression is not none or "
             "--mmap_read=false)");
+DEFINE_bool(block_align, false,
+            "BlockBasedTable's block_align: data blocks padded to start on "
+            "4 KiB pages, so a block no longer than a page is one page read "
+            "(uncompressed files only)");
 DEFINE_int32(bloom_bits, 10, "Bloom filter bits per key for block and plain");
 DEFINE_double(robinhood_load_factor, 0.85, "RobinHoodTable load_factor");
 DEFINE_int32(robinhood_log_block_size, 4096, "RobinHoodTable log_block_size");

@@ -44,4 +44,5 @@ DECLARE_bool(keep_db);
 DECLARE_bool(formats_in_turn);
 DECLARE_string(fill_by);
 DECLARE_bool(warmup_scan);
+DECLARE_bool(block_align);
 DECLARE_bool(cuckoo_seekrandom);

@@ -185,11 +185,13 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
       b.data_block_index_type = BlockBasedTableOptions::kDataBlockBinaryAndHash;
       b.data_block_hash_table_util_ratio = 0.75;
       b.block_cache = NewBlockCache(cache);
+      b.block_align = FLAGS_block_align;
       o.table_factory.reset(NewBlockBasedTableFactory(b));
       o.allow_mmap_reads = mmap_read;
       s << "BlockBasedTable bloom=" << FLAGS_bloom_bits
         << " bits/key, data block hash index, block cache "
         << (cache >> 20) << " MiB " << FLAGS_cache_type
+        << (FLAGS_block_align ? ", block_align" : "")
         << ", mmap_read=" << mmap_read;
       break;
     }
