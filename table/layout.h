@@ -95,6 +95,13 @@ class Layout {
   // uses PrefetchAfterHome instead: fifty keys' guesses would outrun the
   // misses a core tracks.
   virtual void PrefetchEntry(Hint /*hint*/) const {}
+  // Where in the file's mapping the home that PrefetchHome found (`hint`)
+  // for `user_key` lies, for a batch to ask the kernel for it where it is
+  // not in memory (residency.h); empty where the layout cannot say without
+  // reading the file, or the file is not mapped.
+  virtual Slice MappedHome(const Slice& /*user_key*/, Hint /*hint*/) const {
+    return Slice();
+  }
   // MultiGet's second pass, once every key's home is on its way: brings in
   // what the lookup reads after its home, if the layout can know it.
   virtual void PrefetchAfterHome(const Slice& /*user_key*/, uint64_t /*hash*/,

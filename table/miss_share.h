@@ -18,25 +18,32 @@
 #include <atomic>
 #include <cstdint>
 
+#include "rocksdb/rocksdb_namespace.h"
+
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
-class MissShare {
+// The moving share of sampled lookups for which something was true: one
+// key in 2^kSampleBits, by the top bits of its hash, counts.
+template <int kSampleBits>
+class SampledShare {
  public:
-  // A lookup of a key of hash `hash` that the filter ruled out (`miss`)
-  // or let through.
-  void Note(bool miss, uint64_t hash) {
-    if ((hash >> 61) != 0) return;
+  static bool Sampled(uint64_t hash) {
+    return (hash >> (64 - kSampleBits)) == 0;
+  }
+  // A lookup of a key of hash `hash` for which it was (`yes`) or was not.
+  void Note(bool yes, uint64_t hash) {
+    if (!Sampled(hash)) return;
     const uint32_t s = share_.load(std::memory_order_relaxed);
     const uint32_t next =
-        miss ? s + ((kOne - s) >> kShift) : s - (s >> kShift);
-    // Where lookups all hit or all miss it stays put: no write at all.
+        yes ? s + ((kOne - s) >> kShift) : s - (s >> kShift);
+    // Where it is always or never true it stays put: no write at all.
     if (next != s) share_.store(next, std::memory_order_relaxed);
   }
-  // Whether more than a quarter of the sampled lookups lately were
-  // misses. False until lookups say otherwise.
-  bool MostlyMisses() const {
-    return share_.load(std::memory_order_relaxed) > kOne / 4;
+  // Whether it was true for more than one in `n` of the sampled lookups
+  // lately. False until lookups say otherwise.
+  bool MoreThanOneIn(uint32_t n) const {
+    return share_.load(std::memory_order_relaxed) > kOne / n;
   }
 
  private:
@@ -44,6 +51,19 @@ class MissShare {
   static constexpr int kShift = 4;  // each sample weighs 1/16
   // A line of its own (the alignment rounds the class up to one).
   alignas(64) std::atomic<uint32_t> share_{0};
+};
+
+// Misses: one key in eight samples, and a reader orders its reads for a
+// miss past one lookup in four.
+class MissShare {
+ public:
+  // A lookup of a key of hash `hash` that the filter ruled out (`miss`)
+  // or let through.
+  void Note(bool miss, uint64_t hash) { share_.Note(miss, hash); }
+  bool MostlyMisses() const { return share_.MoreThanOneIn(4); }
+
+ private:
+  SampledShare<3> share_;
 };
 
 }  // namespace robinhood

@@ -160,6 +160,12 @@ void PagedLayout::PrefetchEntry(Hint hint) const {
                  HintOffset(hint));
 }
 
+Slice PagedLayout::MappedHome(const Slice& /*user_key*/, Hint hint) const {
+  if (hint == kNoHint || !view_->mmap()) return Slice();
+  return Slice(view_->file().mapping().data() + HintPage(hint) * page_bytes_,
+               page_bytes_);
+}
+
 bool PagedLayout::FindPage(const PageIndex& index, const Slice& user_key,
                            uint64_t* page, uint32_t* offset) const {
   // The share costs a division: only where a guess is made of it.

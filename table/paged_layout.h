@@ -51,6 +51,7 @@ class PagedLayout final : public Layout {
   // The lines around the entry's guessed start, where entries are short
   // enough to guess (guess_used_).
   void PrefetchEntry(Hint hint) const override;
+  Slice MappedHome(const Slice& user_key, Hint hint) const override;
   // The entry whose tag matches, now that the page's tail is on its way.
   void PrefetchAfterHome(const Slice& user_key, uint64_t hash,
                          Hint hint) const override;

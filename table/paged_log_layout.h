@@ -34,6 +34,9 @@ class PagedLogLayout final : public Layout {
     pages_.PrefetchFoundHome(hint);
   }
   void PrefetchEntry(Hint hint) const override { pages_.PrefetchEntry(hint); }
+  Slice MappedHome(const Slice& user_key, Hint hint) const override {
+    return LikelyInLog(user_key) ? Slice() : pages_.MappedHome(user_key, hint);
+  }
   void PrefetchAfterHome(const Slice& user_key, uint64_t hash,
                          Hint hint) const override;
   Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,

@@ -250,6 +250,7 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
       if (!may_match[n]) continue;
     }
     hints[n] = layout_->PrefetchHome(user_keys[n], hashes[n]);
+    AskForHomeOnDisk(user_keys[n], hashes[n], hints[n], filtered);
   }
   size_t j = 0;
   for (auto it = range->begin(); it != range->end(); ++it, ++j) {
@@ -291,7 +292,35 @@ void RobinHoodTableReader::Prepare(const Slice& internal_key) {
   // so that Get finds both in cache.
   const uint64_t hash = layout_->HashOf(user_key);
   if (filter_.hashed()) filter_.Prefetch(FilterHash(user_key, hash));
-  layout_->PrefetchHome(user_key, hash);
+  AskForHomeOnDisk(user_key, hash, layout_->PrefetchHome(user_key, hash),
+                   /*filtered=*/false);
+}
+
+void RobinHoodTableReader::AskForHomeOnDisk(const Slice& user_key,
+                                            uint64_t hash, Layout::Hint hint,
+                                            bool filtered) {
+  // Sampled by the key's hash; a layout whose lookups hash with something
+  // else (key-ordered slots) maps no homes.
+  if (!mmap() || !layout_->HashIsKeyHash()) return;
+  const bool sample = Residency::Sampled(hash);
+  if (!sample && !residency_.MostlyOnDisk()) return;
+  const Slice home = layout_->MappedHome(user_key, hint);
+  if (home.empty()) return;
+  if (sample) {
+    const bool resident = PagesResident(home.data(), home.size());
+    residency_.Note(resident, hash);
+    if (resident) return;
+  }
+  if (!filtered && filter_.usable()) {
+    // Prepare asks no filter (its Get does); a read from disk for a key the
+    // filter rules out is worth its probe.
+    bool may = true;
+    if (!filter_.KeyMayMatch(user_key, FilterHash(user_key, hash), &may).ok() ||
+        !may) {
+      return;
+    }
+  }
+  AskForPages(home.data(), home.size());
 }
 
 InternalIterator* RobinHoodTableReader::NewIterator(

@@ -14,6 +14,7 @@
 #include "rocksdb_robinhood/robinhood_table.h"
 #include "table/compat.h"
 #include "table/miss_share.h"
+#include "table/residency.h"
 #include "table/table_reader.h"
 #include "table/table_view.h"
 
@@ -123,8 +124,16 @@ class RobinHoodTableReader : public TableReader, private TableView {
   const ImmutableOptions& ioptions_;
   std::shared_ptr<const TableProperties> properties_;
   std::shared_ptr<FragmentedRangeTombstoneList> range_dels_;
+  // For a batch whose homes may be on disk: asks the kernel for the home
+  // `hint` names, if the key's file pages are not in memory (residency.h).
+  // `filtered`: the filter has let the key through.
+  void AskForHomeOnDisk(const Slice& user_key, uint64_t hash,
+                        Layout::Hint hint, bool filtered);
+
   // How often Get's filter says no, where the home takes a search.
   MissShare misses_;
+  // How often a batch's homes are not in memory.
+  Residency residency_;
 };
 
 }  // namespace robinhood

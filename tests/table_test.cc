@@ -3,8 +3,12 @@
 // the internal entries, over a matrix of key and value sizes, table
 // options, hash functions and mmap on/off.
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <random>
@@ -28,6 +32,7 @@
 #include "table/inline_directory.h"
 #include "table/entry_page.h"
 #include "table/paged_layout.h"
+#include "table/residency.h"
 #include "tests/corruption_harness.h"
 #include "tests/table_harness.h"
 #include "tests/test_util.h"
@@ -1016,6 +1021,91 @@ TEST(TableTest, PagedLookupsAnswerAfterRunsOfMisses) {
                  kMaxSequenceNumber);
       }
     }
+  }
+}
+
+// A batch whose pages are on disk (RocksDB's compacted DB prepares every
+// key before the first Get) asks the kernel for them (residency.h): after
+// Prepare alone, no Get, the pages that hold the entries are in memory.
+// A sampled key finds them out first. The Gets then answer as ever.
+TEST(TableTest, PreparedBatchAsksForPagesOnDisk) {
+  std::mt19937_64 rng(17);
+  std::map<std::string, std::string> sorted;
+  while (sorted.size() < 2000) {
+    std::string k(16, '\0');
+    for (char& c : k) c = static_cast<char>(rng());
+    std::string v(4000, '\0');
+    for (char& c : v) c = static_cast<char>(rng());
+    sorted.emplace(k, v);
+  }
+  Entries entries;
+  for (const auto& kv : sorted) {
+    entries.emplace_back(IKey(kv.first, 0, kTypeValue), kv.second);
+  }
+  Harness h(true);
+  ASSERT_OK(h.Build(entries, RobinHoodTableOptions()));
+
+  // The file's first 4 MiB hold only pages of entries (about 8 MB of
+  // them), away from the sections the reader's open reads at the end: the
+  // file may sit in the page cache in 2 MiB folios, and a folio that is
+  // mapped in is never dropped.
+  const size_t checked = size_t{4} << 20;
+  const int fd = open(h.path().c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  fsync(fd);  // dirty pages stay
+  posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  const char* map = static_cast<const char*>(
+      mmap(nullptr, checked, PROT_READ, MAP_SHARED, fd, 0));
+  ASSERT_NE(map, MAP_FAILED);
+  auto resident_pages = [&] {
+    size_t n = 0;
+    for (size_t off = 0; off < checked; off += 4096) {
+      n += PagesResident(map + off, 1) ? 1 : 0;
+    }
+    return n;
+  };
+  std::unique_ptr<TableReader> t;
+  ASSERT_OK(h.Open(&t));
+  ASSERT_NE(ViewOf(t.get()).layout().AsPaged(), nullptr);
+  // A prepare never reads: the page index comes in with the first Get
+  // (as in a DB, whose batches follow lookups). That Get's page and the
+  // first the open reads bring in some pages around them.
+  ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), entries,
+                                   ExtractUserKey(entries.back().first).ToString(),
+                                   kMaxSequenceNumber));
+  const size_t total = checked / 4096;
+  if (resident_pages() > total / 4) {
+    munmap(const_cast<char*>(map), checked);
+    close(fd);
+    GTEST_SKIP() << "the kernel kept the file's pages";
+  }
+  // The keys residency samples (by hash) first: they find the pages out.
+  std::vector<std::string> order;
+  for (const auto& e : entries) {
+    const std::string k = ExtractUserKey(e.first).ToString();
+    if (Residency::Sampled(ViewOf(t.get()).layout().HashOf(k))) {
+      order.insert(order.begin(), k);
+    } else {
+      order.push_back(k);
+    }
+  }
+  ASSERT_TRUE(Residency::Sampled(ViewOf(t.get()).layout().HashOf(order[0])))
+      << "no key of this seed is sampled";
+  for (const auto& k : order) {
+    t->Prepare(IKey(k, kMaxSequenceNumber, kValueTypeForSeek));
+  }
+  size_t in = 0;
+  for (int i = 0; i < 500 && in < total; ++i) {
+    in = resident_pages();
+    if (in < total) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(in, total);
+  munmap(const_cast<char*>(map), checked);
+  close(fd);
+  for (const auto& e : entries) {
+    ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), entries,
+                                     ExtractUserKey(e.first).ToString(),
+                                     kMaxSequenceNumber));
   }
 }
 

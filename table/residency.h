@@ -1,0 +1,45 @@
+// Whether the homes that a batch of lookups in a mapped file is about to
+// read are in memory, and asking the kernel for those that are not.
+//
+// A batch (RocksDB's compacted DB calls Prepare for each of its keys before
+// the first Get; TableReader::MultiGet takes a batch's keys in one file)
+// whose homes are on disk otherwise waits on one read after another, each
+// a page fault in its Get. Asked for first (madvise WILLNEED starts the
+// read and returns), the reads overlap in the device's queue and each Get
+// waits only for what is left of its own. The call costs about a
+// microsecond (0.7 us here, for a page in memory), a hundred times less
+// than a read from disk but more than a whole lookup in memory, so a
+// reader asks only while a sample of homes says that more than one in 32
+// is not in memory. Checking one (mincore) costs as much again, 1.1 us
+// here: one key in 512 is checked, 2 ns a key where all is in memory.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "rocksdb/rocksdb_namespace.h"
+#include "table/miss_share.h"
+
+namespace ROCKSDB_NAMESPACE {
+namespace robinhood {
+
+class Residency {
+ public:
+  static bool Sampled(uint64_t hash) { return Share::Sampled(hash); }
+  // A sampled home: whether it was all in memory.
+  void Note(bool resident, uint64_t hash) { share_.Note(!resident, hash); }
+  bool MostlyOnDisk() const { return share_.MoreThanOneIn(32); }
+
+ private:
+  using Share = SampledShare<9>;
+  Share share_;
+};
+
+// Whether every page of [p, p + n) of a file mapping is in memory (mincore);
+// true where the kernel cannot say, so that nothing is asked for.
+bool PagesResident(const char* p, size_t n);
+// Asks the kernel to read [p, p + n) of a file mapping in, without waiting.
+void AskForPages(const char* p, size_t n);
+
+}  // namespace robinhood
+}  // namespace ROCKSDB_NAMESPACE
