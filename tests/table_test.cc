@@ -1070,9 +1070,8 @@ TEST(TableTest, PreparedBatchAsksForPagesOnDisk) {
   // A prepare never reads: the page index comes in with the first Get
   // (as in a DB, whose batches follow lookups). That Get's page and the
   // first the open reads bring in some pages around them.
-  ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), entries,
-                                   ExtractUserKey(entries.back().first).ToString(),
-                                   kMaxSequenceNumber));
+  const std::string last = ExtractUserKey(entries.back().first).ToString();
+  ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), entries, last, kMaxSequenceNumber));
   const size_t total = checked / 4096;
   if (resident_pages() > total / 4) {
     munmap(const_cast<char*>(map), checked);
