@@ -13,6 +13,8 @@
 // only slows the average. One key in eight (by hash bits) updates it, and
 // only when it moves, so lookups on several cores seldom write its line,
 // which holds nothing else.
+//
+// The moving share itself (SampledShare) serves residency.h too.
 #pragma once
 
 #include <atomic>

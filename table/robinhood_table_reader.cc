@@ -299,11 +299,13 @@ void RobinHoodTableReader::Prepare(const Slice& internal_key) {
 void RobinHoodTableReader::AskForHomeOnDisk(const Slice& user_key,
                                             uint64_t hash, Layout::Hint hint,
                                             bool filtered) {
-  // Sampled by the key's hash; a layout whose lookups hash with something
-  // else (key-ordered slots) maps no homes.
-  if (!mmap() || !layout_->HashIsKeyHash()) return;
+  // Most keys of a batch in memory end at the first test, before any call:
+  // this runs for every key of the compacted DB's MultiGet. Sampled by the
+  // key's hash; a layout whose lookups hash with something else
+  // (key-ordered slots) maps no homes.
   const bool sample = Residency::Sampled(hash);
   if (!sample && !residency_.MostlyOnDisk()) return;
+  if (!mmap() || !layout_->HashIsKeyHash()) return;
   const Slice home = layout_->MappedHome(user_key, hint);
   if (home.empty()) return;
   if (sample) {

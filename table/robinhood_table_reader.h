@@ -118,18 +118,17 @@ class RobinHoodTableReader : public TableReader, private TableView {
   uint64_t FilterHash(const Slice& user_key, uint64_t hash) const {
     return layout_->HashIsKeyHash() ? hash : Hash(user_key);
   }
+  // For a batch whose homes may be on disk: asks the kernel for the home
+  // `hint` names, if the key's file pages are not in memory (residency.h).
+  // `filtered`: the filter has let the key through.
+  void AskForHomeOnDisk(const Slice& user_key, uint64_t hash,
+                        Layout::Hint hint, bool filtered);
   // ApproximateOffsetOf's answer, whatever the host's signature.
   uint64_t OffsetOf(const Slice& internal_key) const;
 
   const ImmutableOptions& ioptions_;
   std::shared_ptr<const TableProperties> properties_;
   std::shared_ptr<FragmentedRangeTombstoneList> range_dels_;
-  // For a batch whose homes may be on disk: asks the kernel for the home
-  // `hint` names, if the key's file pages are not in memory (residency.h).
-  // `filtered`: the filter has let the key through.
-  void AskForHomeOnDisk(const Slice& user_key, uint64_t hash,
-                        Layout::Hint hint, bool filtered);
-
   // How often Get's filter says no, where the home takes a search.
   MissShare misses_;
   // How often a batch's homes are not in memory.
