@@ -104,13 +104,14 @@ void PagedLayout::KeepPages(uint64_t first, uint64_t count,
 const char* PagedLayout::MappedPageOf(const Slice& user_key,
                                       Hint* hint) const {
   // A prefetch never reads: only with mmap, once the index is in.
+  if (!view_->mmap()) return nullptr;
   uint64_t page = 0;
   if (*hint != kNoHint) {
     page = HintPage(*hint);
   } else {
     const PageIndex* index = index_.load(std::memory_order_acquire);
     uint32_t offset = kNoGuess;
-    if (!view_->mmap() || index == nullptr ||
+    if (index == nullptr ||
         !FindPage(*index, user_key, &page, &offset)) {
       return nullptr;
     }
@@ -160,10 +161,26 @@ void PagedLayout::PrefetchEntry(Hint hint) const {
                  HintOffset(hint));
 }
 
-Slice PagedLayout::MappedHome(const Slice& /*user_key*/, Hint hint) const {
-  if (hint == kNoHint || !view_->mmap()) return Slice();
-  return Slice(view_->file().mapping().data() + HintPage(hint) * page_bytes_,
-               page_bytes_);
+bool PagedLayout::HomeInFile(const Slice& user_key, Hint hint,
+                             uint64_t* offset, size_t* n) const {
+  uint64_t page = 0;
+  if (hint != kNoHint) {
+    page = HintPage(hint);
+  } else {
+    // A mapped file's PrefetchHome searched already: no hint, no page.
+    // Without mmap only an index loaded at open is searched: this reads
+    // nothing.
+    const PageIndex* index = index_.load(std::memory_order_acquire);
+    uint32_t guess = kNoGuess;
+    if (view_->mmap() || index == nullptr ||
+        !FindPage(*index, user_key, &page, &guess)) {
+      return false;
+    }
+  }
+  if (page >= pages_) return false;
+  *offset = page * page_bytes_;
+  *n = page_bytes_;
+  return true;
 }
 
 bool PagedLayout::FindPage(const PageIndex& index, const Slice& user_key,

@@ -1,17 +1,21 @@
-// Whether the homes that a batch of lookups in a mapped file is about to
-// read are in memory, and asking the kernel for those that are not.
+// Whether the homes that a batch of lookups is about to read are in
+// memory, and asking the kernel for those that are not.
 //
 // A batch (RocksDB's compacted DB calls Prepare for each of its keys before
 // the first Get; TableReader::MultiGet takes a batch's keys in one file)
 // whose homes are on disk otherwise waits on one read after another, each
-// a page fault in its Get. Asked for first (madvise WILLNEED starts the
-// read and returns), the reads overlap in the device's queue and each Get
-// waits only for what is left of its own. The call costs about a
-// microsecond (0.7 us here, for a page in memory), a hundred times less
-// than a read from disk but more than a whole lookup in memory, so a
-// reader asks only while a sample of homes says that more than one in 32
-// is not in memory. Checking one (mincore) costs as much again, 1.1 us
-// here: one key in 512 is checked, 2 ns a key where all is in memory.
+// a page fault or a positioned read in its Get. Asked for first (madvise
+// WILLNEED on a mapping, readahead through the file system's Prefetch
+// without one: each starts the read and returns), the reads overlap in the
+// device's queue and each Get waits only for what is left of its own. The
+// call costs about a microsecond (0.7 us here, for a page in memory), a
+// hundred times less than a read from disk but more than a whole lookup in
+// memory, so a reader asks only while a sample of homes says that more
+// than one in 32 is not in memory. Checking one (mincore, on a mapped
+// file) costs as much again, 1.1 us here: one key in 512 is checked, 2 ns
+// a key where all is in memory. A file read without mmap cannot be asked;
+// there one lookup in 512 is timed instead, and one that took as long as a
+// read from disk counts as on disk.
 #pragma once
 
 #include <cstddef>
@@ -28,7 +32,18 @@ class Residency {
   static bool Sampled(uint64_t hash) { return Share::Sampled(hash); }
   // A sampled home: whether it was all in memory.
   void Note(bool resident, uint64_t hash) { share_.Note(!resident, hash); }
+  // A sampled lookup in a file read without mmap, whose pages mincore
+  // cannot see: whether it took as long as a read from disk.
+  void NoteTime(int64_t nanos, uint64_t hash) {
+    share_.Note(nanos >= kFromDiskNanos, hash);
+  }
   bool MostlyOnDisk() const { return share_.MoreThanOneIn(32); }
+
+  // A lookup whose page is in memory takes a few microseconds here even
+  // through a positioned read and a checksum; one from disk tens (a fast
+  // NVMe device) to hundreds (this VM's disk). A lookup delayed past it
+  // by the scheduler counts as one sample of sixteen's weight.
+  static constexpr int64_t kFromDiskNanos = 20000;
 
  private:
   using Share = SampledShare<9>;

@@ -1,6 +1,7 @@
 #include "table/robinhood_table_reader.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "rocksdb/snapshot.h"
 #include "table/compat.h"
@@ -174,10 +175,10 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
   }
   const CacheUse use = UseOf(ro);
   // The common read returns the layout's answer as it comes.
-  if (!use.no_io) return layout_->Get(target, hash, hint, use, get_context);
+  if (!use.no_io) return LayoutGet(target, hash, hint, use, get_context);
   Status r = LookupMayNotRead(ro)
                  ? CachedBlock::NeedsRead()
-                 : layout_->Get(target, hash, hint, use, get_context);
+                 : LayoutGet(target, hash, hint, use, get_context);
   NoteNeedsRead(r, use, get_context);
   return r;
 }
@@ -214,6 +215,7 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
   // and the homes at once, as Get asks for them: a batch of both keeps
   // more misses in flight than the core tracks (at 10M keys both at once
   // ran at 0.90x the speed without a filter, the filter first at 0.97x).
+  const CacheUse use = UseOf(ro);
   bool may_match[MultiGetContext::MAX_BATCH_SIZE];
   uint64_t hashes[MultiGetContext::MAX_BATCH_SIZE];
   Layout::Hint hints[MultiGetContext::MAX_BATCH_SIZE];
@@ -250,14 +252,14 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
       if (!may_match[n]) continue;
     }
     hints[n] = layout_->PrefetchHome(user_keys[n], hashes[n]);
-    AskForHomeOnDisk(user_keys[n], hashes[n], hints[n], filtered);
+    // A read that must not block starts none.
+    if (!use.no_io) AskForHomeOnDisk(user_keys[n], hashes[n], hints[n], filtered);
   }
   size_t j = 0;
   for (auto it = range->begin(); it != range->end(); ++it, ++j) {
     if (filtered && !may_match[j]) continue;
     layout_->PrefetchAfterHome(ExtractUserKey(it->ikey), hashes[j], hints[j]);
   }
-  const CacheUse use = UseOf(ro);
   const bool may_not_read = LookupMayNotRead(ro);
   size_t i = 0;
   for (auto it = range->begin(); it != range->end(); ++it, ++i) {
@@ -274,7 +276,7 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
     *it->s = ParseInternalKey(it->ikey, &target, /*log_err_key=*/false);
     if (it->s->ok()) {
       *it->s =
-          layout_->Get(target, hashes[i], hints[i], use, it->get_context);
+          LayoutGet(target, hashes[i], hints[i], use, it->get_context);
       NoteNeedsRead(*it->s, use, it->get_context);
     }
   }
@@ -300,16 +302,19 @@ void RobinHoodTableReader::AskForHomeOnDisk(const Slice& user_key,
                                             uint64_t hash, Layout::Hint hint,
                                             bool filtered) {
   // Most keys of a batch in memory end at the first test, before any call:
-  // this runs for every key of the compacted DB's MultiGet. Sampled by the
-  // key's hash; a layout whose lookups hash with something else
-  // (key-ordered slots) maps no homes.
-  const bool sample = Residency::Sampled(hash);
+  // this runs for every key of the compacted DB's MultiGet. A mapped file
+  // samples here, by the key's hash (mincore); one read with positioned
+  // reads, which mincore cannot see, samples in its Gets (TimedGet). A
+  // layout whose lookups hash with something else (key-ordered slots)
+  // has no homes to give.
+  const bool sample = mmap() && Residency::Sampled(hash);
   if (!sample && !residency_.MostlyOnDisk()) return;
-  if (!mmap() || !layout_->HashIsKeyHash()) return;
-  const Slice home = layout_->MappedHome(user_key, hint);
-  if (home.empty()) return;
+  if (!layout_->HashIsKeyHash()) return;
+  uint64_t offset = 0;
+  size_t n = 0;
+  if (!layout_->HomeInFile(user_key, hint, &offset, &n)) return;
   if (sample) {
-    const bool resident = PagesResident(home.data(), home.size());
+    const bool resident = file().Resident(offset, n);
     residency_.Note(resident, hash);
     if (resident) return;
   }
@@ -322,7 +327,20 @@ void RobinHoodTableReader::AskForHomeOnDisk(const Slice& user_key,
       return;
     }
   }
-  AskForPages(home.data(), home.size());
+  file().AskFor(offset, n);
+}
+
+Status RobinHoodTableReader::TimedGet(const ParsedInternalKey& target,
+                                      uint64_t hash, Layout::Hint hint,
+                                      CacheUse use, GetContext* get_context) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  Status s = layout_->Get(target, hash, hint, use, get_context);
+  residency_.NoteTime(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start)
+          .count(),
+      hash);
+  return s;
 }
 
 InternalIterator* RobinHoodTableReader::NewIterator(

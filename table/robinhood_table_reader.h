@@ -119,10 +119,22 @@ class RobinHoodTableReader : public TableReader, private TableView {
     return layout_->HashIsKeyHash() ? hash : Hash(user_key);
   }
   // For a batch whose homes may be on disk: asks the kernel for the home
-  // `hint` names, if the key's file pages are not in memory (residency.h).
+  // of `user_key` (`hint`: PrefetchHome's), if its pages are not in memory
+  // (residency.h).
   // `filtered`: the filter has let the key through.
   void AskForHomeOnDisk(const Slice& user_key, uint64_t hash,
                         Layout::Hint hint, bool filtered);
+  // The layout's Get. In a file read without mmap, one key in 512 (by its
+  // hash) is timed, for the share of lookups that read from disk.
+  Status LayoutGet(const ParsedInternalKey& target, uint64_t hash,
+                   Layout::Hint hint, CacheUse use, GetContext* get_context) {
+    if (!mmap() && Residency::Sampled(hash) && layout_->HashIsKeyHash()) {
+      return TimedGet(target, hash, hint, use, get_context);
+    }
+    return layout_->Get(target, hash, hint, use, get_context);
+  }
+  Status TimedGet(const ParsedInternalKey& target, uint64_t hash,
+                  Layout::Hint hint, CacheUse use, GetContext* get_context);
   // ApproximateOffsetOf's answer, whatever the host's signature.
   uint64_t OffsetOf(const Slice& internal_key) const;
 

@@ -1,6 +1,7 @@
 #include "table/section_reader.h"
 
 #include "table/compat.h"
+#include "table/residency.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
@@ -47,6 +48,20 @@ Status SectionReader::ReadRangeInto(uint64_t offset, size_t n, char* scratch,
     s = CorruptionAt(file_name(), "file", "truncated read", offset);
   }
   return s;
+}
+
+bool SectionReader::Resident(uint64_t offset, size_t n) const {
+  if (!mmap_ || offset > file_size_ || n > file_size_ - offset) return true;
+  return PagesResident(mapping_.data() + offset, n);
+}
+
+void SectionReader::AskFor(uint64_t offset, size_t n) const {
+  if (offset > file_size_ || n > file_size_ - offset) return;
+  if (mmap_) {
+    AskForPages(mapping_.data() + offset, n);
+    return;
+  }
+  (void)file()->file()->Prefetch(offset, n, IOOptions(), nullptr);
 }
 
 Status SectionReader::ReadSection(const SectionHandle& h, const char* part,

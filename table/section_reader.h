@@ -37,6 +37,16 @@ class SectionReader {
   Status ReadSection(const SectionHandle& h, const char* part,
                      std::string* buf, Slice* contents) const;
 
+  // Whether every page of bytes [offset, offset + n) is in memory, where
+  // the kernel can say (a mapped file: residency.h); true where it cannot,
+  // or the range is not in the file.
+  bool Resident(uint64_t offset, size_t n) const;
+  // Asks the kernel to read bytes [offset, offset + n) in and returns
+  // without waiting: advice on the mapping with mmap, else the file
+  // system's Prefetch (readahead on a POSIX file). Advice only: a range
+  // not in the file, or a file system without it, is left alone.
+  void AskFor(uint64_t offset, size_t n) const;
+
   const std::string& file_name() const { return file()->file_name(); }
   uint64_t file_size() const { return file_size_; }
   bool mmap() const { return mmap_; }

@@ -13,6 +13,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <atomic>
 #include <thread>
 #include <vector>
 
@@ -1105,6 +1106,102 @@ TEST(TableTest, PreparedBatchAsksForPagesOnDisk) {
     ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), entries,
                                      ExtractUserKey(e.first).ToString(),
                                      kMaxSequenceNumber));
+  }
+}
+
+// A file read without mmap, whose pages mincore cannot see: the reader
+// times one lookup in 512 (by hash), and while those read as slowly as a
+// disk, a batch's Prepare asks the file system to read each page ahead
+// (Prefetch: readahead on a POSIX file) for the keys its filter lets
+// through. Reads are made slow here by the file, not by a disk.
+class DiskLikeFile : public FSRandomAccessFileOwnerWrapper {
+ public:
+  DiskLikeFile(std::unique_ptr<FSRandomAccessFile> t, std::atomic<bool>* slow,
+               RecordingFile::Reads* asked)
+      : FSRandomAccessFileOwnerWrapper(std::move(t)), slow_(slow),
+        asked_(asked) {}
+  IOStatus Read(uint64_t offset, size_t n, const IOOptions& o, Slice* result,
+                char* scratch, IODebugContext* dbg) const override {
+    if (slow_->load()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    return target()->Read(offset, n, o, result, scratch, dbg);
+  }
+  IOStatus Prefetch(uint64_t offset, size_t n, const IOOptions&,
+                    IODebugContext*) override {
+    asked_->emplace_back(offset, n);
+    return IOStatus::OK();
+  }
+
+ private:
+  std::atomic<bool>* const slow_;
+  RecordingFile::Reads* const asked_;
+};
+
+TEST(TableTest, PreparedBatchWithoutMmapAsksForPagesWhileReadsAreSlow) {
+  std::mt19937_64 rng(19);
+  std::map<std::string, std::string> sorted;
+  while (sorted.size() < 2000) {
+    std::string k(16, '\0');
+    for (char& c : k) c = static_cast<char>(rng());
+    sorted.emplace(k, std::string(4000, static_cast<char>(rng())));
+  }
+  Entries entries;
+  for (const auto& kv : sorted) {
+    entries.emplace_back(IKey(kv.first, 0, kTypeValue), kv.second);
+  }
+  Harness h(false);
+  ASSERT_OK(h.Build(entries, RobinHoodTableOptions()));
+  std::atomic<bool> slow{false};
+  RecordingFile::Reads asked;
+  h.WrapReads([&](std::unique_ptr<FSRandomAccessFile> f) {
+    return std::unique_ptr<FSRandomAccessFile>(
+        new DiskLikeFile(std::move(f), &slow, &asked));
+  });
+  std::unique_ptr<TableReader> t;
+  ASSERT_OK(h.Open(&t));
+  const PagedLayout* paged = ViewOf(t.get()).layout().AsPaged();
+  ASSERT_NE(paged, nullptr);
+  std::vector<std::string> keys, sampled;
+  for (const auto& e : entries) {
+    keys.push_back(ExtractUserKey(e.first).ToString());
+    if (Residency::Sampled(ViewOf(t.get()).layout().HashOf(keys.back()))) {
+      sampled.push_back(keys.back());
+    }
+  }
+  ASSERT_GE(sampled.size(), 2u) << "too few keys of this seed are sampled";
+  auto prepare_all = [&](const std::vector<std::string>& batch) {
+    asked.clear();
+    for (const auto& k : batch) {
+      t->Prepare(IKey(k, kMaxSequenceNumber, kValueTypeForSeek));
+    }
+  };
+  // No lookup has read from disk yet: nothing is asked for.
+  prepare_all(keys);
+  EXPECT_TRUE(asked.empty());
+  // Two sampled lookups as slow as a disk turn asking on.
+  slow = true;
+  for (size_t i = 0; i < 2; ++i) {
+    ASSERT_NO_FATAL_FAILURE(
+        CheckGet(t.get(), entries, sampled[i], kMaxSequenceNumber));
+  }
+  slow = false;
+  prepare_all(keys);
+  // One page a key, each whole and each the key's (one entry of 4,000
+  // bytes a page, in key order).
+  ASSERT_EQ(asked.size(), keys.size());
+  EXPECT_EQ(paged->pages(), keys.size());
+  for (size_t i = 0; i < asked.size(); ++i) {
+    EXPECT_EQ(asked[i].first, i * paged->page_bytes()) << i;
+    EXPECT_EQ(asked[i].second, paged->page_bytes()) << i;
+  }
+  // Keys the filter rules out ask for nothing (its 1% or so of false
+  // positives aside).
+  std::vector<std::string> absent;
+  for (int i = 0; i < 2000; ++i) absent.push_back("absent" + std::to_string(i));
+  prepare_all(absent);
+  EXPECT_LT(asked.size(), 100u);
+  // The answers stand.
+  for (const auto& k : keys) {
+    ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), entries, k, kMaxSequenceNumber));
   }
 }
 

@@ -7,7 +7,7 @@
 //
 //   rh_hit_miss --db=/tmp/db_bench_ext/sparkey-robinhood --workload=sparkey
 //               --num=10000000 [--rounds=40] [--block=20000] [--seed=7]
-//               [--multiget=B] [--read_only] [--no_scan]
+//               [--multiget=B] [--read_only] [--no_scan] [--no_mmap]
 //
 // --multiget=B looks the keys up B at a time with the std::vector
 // DB::MultiGet most applications call; --read_only opens the DB read-only,
@@ -16,7 +16,8 @@
 // TableReader::Prepare for each key of a batch before the Gets.
 //
 // Keys are db_bench_ext's (db_bench_ext/workload.h); reads are mapped, as
-// db_bench_ext's are. The DB is scanned once first, so every page of its
+// db_bench_ext's are, or with --no_mmap positioned reads (RocksDB's
+// default). The DB is scanned once first, so every page of its
 // files is mapped before the first timed lookup; --no_scan leaves that
 // out, for a DB larger than the memory it is read in (run in a memory
 // cgroup after dropping the page cache), where lookups read from disk.
@@ -65,7 +66,7 @@ int main(int argc, char** argv) {
   std::string db_dir, workload = "sparkey", v;
   uint64_t num = 0, seed = 7;
   int rounds = 40, block = 20000, multiget = 0;
-  bool read_only = false, scan = true;
+  bool read_only = false, scan = true, mmap = true;
   for (int i = 1; i < argc; ++i) {
     if (Flag(argv[i], "--db", &v)) {
       db_dir = v;
@@ -85,6 +86,8 @@ int main(int argc, char** argv) {
       read_only = true;
     } else if (strcmp(argv[i], "--no_scan") == 0) {
       scan = false;
+    } else if (strcmp(argv[i], "--no_mmap") == 0) {
+      mmap = false;
     } else {
       fprintf(stderr, "rh_hit_miss: unknown argument %s\n", argv[i]);
       return 2;
@@ -97,12 +100,12 @@ int main(int argc, char** argv) {
     fprintf(stderr,
             "usage: rh_hit_miss --db=DIR --workload=sparkey|cuckoo --num=N "
             "[--rounds=R] [--block=B] [--seed=S] [--multiget=M, M divides B] "
-            "[--read_only] [--no_scan]\n");
+            "[--read_only] [--no_scan] [--no_mmap]\n");
     return 2;
   }
   Options options;
   options.table_factory.reset(NewRobinHoodTableFactory());
-  options.allow_mmap_reads = true;
+  options.allow_mmap_reads = mmap;
   options.max_open_files = -1;
   std::unique_ptr<DB> db;
   Status s = read_only ? DB::OpenForReadOnly(options, db_dir, DBResult(&db))
