@@ -28,6 +28,10 @@ class InlineLayout : public Layout {
   Hint PrefetchHome(const Slice& user_key, uint64_t hash) const override {
     return table_.PrefetchHome(user_key, hash);
   }
+  bool HomeInFile(const Slice& user_key, uint64_t hash, Hint hint,
+                  uint64_t* offset, size_t* n) const override {
+    return table_.HomeInFile(user_key, hash, hint, offset, n);
+  }
   Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
              CacheUse use, GetContext* get_context) const override;
   InternalIterator* NewIterator(Arena* arena, bool compaction,

@@ -307,6 +307,18 @@ uint64_t InlineTable::PrefetchHome(const Slice& user_key,
   return home + 1;
 }
 
+bool InlineTable::HomeInFile(const Slice& user_key, uint64_t hash,
+                             uint64_t known_home, uint64_t* offset,
+                             size_t* n) const {
+  if (user_key.size() > shape_.key_width) return false;
+  const uint64_t home =
+      known_home != 0 ? known_home - 1 : Home(user_key, hash);
+  if (home >= geo_.slots) return false;
+  *offset = slots_offset_ + paging_.SlotOffset(home);
+  *n = width_;
+  return true;
+}
+
 void InlineTable::PrefetchSlot(uint64_t slot) const {
   if (!file_->mmap() || slot >= geo_.slots) return;
   __builtin_prefetch(file_->mapping().data() + slots_offset_ +

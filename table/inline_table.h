@@ -223,6 +223,11 @@ class InlineTable {
   // With mmap: brings the first cache line of the key's home run in, and
   // returns its home plus one (0 where it computed none), for Find.
   uint64_t PrefetchHome(const Slice& user_key, uint64_t hash) const;
+  // Where in the file the first slot of `user_key`'s run lies (`known_home`
+  // as Find's): false for a key no slot can hold. A lookup without mmap
+  // reads that slot's page first.
+  bool HomeInFile(const Slice& user_key, uint64_t hash, uint64_t known_home,
+                  uint64_t* offset, size_t* n) const;
   // With mmap: brings slot `slot` in (nothing for one out of range).
   void PrefetchSlot(uint64_t slot) const;
   // With mmap and an order array: brings the slot of the entry at

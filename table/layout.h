@@ -95,13 +95,15 @@ class Layout {
   // uses PrefetchAfterHome instead: fifty keys' guesses would outrun the
   // misses a core tracks.
   virtual void PrefetchEntry(Hint /*hint*/) const {}
-  // Where in the file the home of `user_key` lies (`hint`: PrefetchHome's
-  // for it), for a batch to ask the kernel for it where it is not in memory
-  // (residency.h): false where the layout cannot say without reading the
-  // file. A mapped file's from the hint alone; one read with positioned
-  // reads searches what LoadForLookups keeps (the paged layout's index).
-  virtual bool HomeInFile(const Slice& /*user_key*/, Hint /*hint*/,
-                          uint64_t* /*offset*/, size_t* /*n*/) const {
+  // Where in the file the home of `user_key` (hash `hash`; `hint`:
+  // PrefetchHome's for it) lies, for a batch to ask the kernel for it where
+  // it is not in memory (residency.h): false where the layout cannot say
+  // without reading the file. Computed (inline slots) or searched in what
+  // is in memory (the paged layout's index: a mapped file's from the hint
+  // alone, one read with positioned reads in the index loaded at open).
+  virtual bool HomeInFile(const Slice& /*user_key*/, uint64_t /*hash*/,
+                          Hint /*hint*/, uint64_t* /*offset*/,
+                          size_t* /*n*/) const {
     return false;
   }
   // MultiGet's second pass, once every key's home is on its way: brings in

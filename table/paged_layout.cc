@@ -161,8 +161,8 @@ void PagedLayout::PrefetchEntry(Hint hint) const {
                  HintOffset(hint));
 }
 
-bool PagedLayout::HomeInFile(const Slice& user_key, Hint hint,
-                             uint64_t* offset, size_t* n) const {
+bool PagedLayout::HomeInFile(const Slice& user_key, uint64_t /*hash*/,
+                             Hint hint, uint64_t* offset, size_t* n) const {
   uint64_t page = 0;
   if (hint != kNoHint) {
     page = HintPage(hint);

@@ -51,8 +51,8 @@ class PagedLayout final : public Layout {
   // The lines around the entry's guessed start, where entries are short
   // enough to guess (guess_used_).
   void PrefetchEntry(Hint hint) const override;
-  bool HomeInFile(const Slice& user_key, Hint hint, uint64_t* offset,
-                  size_t* n) const override;
+  bool HomeInFile(const Slice& user_key, uint64_t hash, Hint hint,
+                  uint64_t* offset, size_t* n) const override;
   // The entry whose tag matches, now that the page's tail is on its way.
   void PrefetchAfterHome(const Slice& user_key, uint64_t hash,
                          Hint hint) const override;

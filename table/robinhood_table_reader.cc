@@ -54,6 +54,7 @@ Status RobinHoodTableReader::Init(SequenceNumber largest_seqno) {
   layout_ = LayoutKindOf(meta).make();
   s = layout_->Open(this, meta);
   if (!s.ok()) return s;
+  hash_is_key_hash_ = layout_->HashIsKeyHash();
   // Damage there is left for the lookups that need it to report, as
   // before: a file that opens keeps its other parts readable (its scans,
   // its properties), and a DB that opens every file at once still opens.
@@ -144,6 +145,10 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
   Status s = ParseInternalKey(key, &target, /*log_err_key=*/false);
   if (!s.ok()) return s;
   const uint64_t hash = layout_->HashOf(target.user_key);
+  // Only a file read without mmap samples its Gets: the key's KeyHash then,
+  // taken once.
+  uint64_t key_hash = hash;
+  bool have_key_hash = hash_is_key_hash_;
   Layout::Hint hint = Layout::kNoHint;
   if (filter_.usable() && !skip_filters) {
     // The filter's line and the home's are asked for before either is
@@ -158,8 +163,12 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     const bool expect_miss = search && misses_.MostlyMisses();
     if (!search) hint = layout_->PrefetchHome(target.user_key, hash);
     const uint64_t filter_hash =
-        filter_.hashed() ? FilterHash(target.user_key, hash) : 0;
-    if (filter_.hashed()) filter_.Prefetch(filter_hash);
+        filter_.hashed() ? KeyHashOf(target.user_key, hash) : 0;
+    if (filter_.hashed()) {
+      filter_.Prefetch(filter_hash);
+      key_hash = filter_hash;
+      have_key_hash = true;
+    }
     if (search) {
       hint = expect_miss ? layout_->FindHome(target.user_key, hash)
                          : layout_->PrefetchHome(target.user_key, hash);
@@ -173,12 +182,15 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     if (expect_miss) layout_->PrefetchFoundHome(hint);
     layout_->PrefetchEntry(hint);
   }
+  if (!have_key_hash && !mmap()) key_hash = Hash(target.user_key);
   const CacheUse use = UseOf(ro);
   // The common read returns the layout's answer as it comes.
-  if (!use.no_io) return LayoutGet(target, hash, hint, use, get_context);
+  if (!use.no_io) {
+    return LayoutGet(target, hash, key_hash, hint, use, get_context);
+  }
   Status r = LookupMayNotRead(ro)
                  ? CachedBlock::NeedsRead()
-                 : LayoutGet(target, hash, hint, use, get_context);
+                 : LayoutGet(target, hash, key_hash, hint, use, get_context);
   NoteNeedsRead(r, use, get_context);
   return r;
 }
@@ -223,21 +235,19 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
   const bool hashed = filtered && filter_.hashed();
   Slice user_keys[MultiGetContext::MAX_BATCH_SIZE];
   Slice* key_ptrs[MultiGetContext::MAX_BATCH_SIZE];
-  uint64_t filter_hashes[MultiGetContext::MAX_BATCH_SIZE];
+  uint64_t key_hashes[MultiGetContext::MAX_BATCH_SIZE];
   int k = 0;
   for (auto it = range->begin(); it != range->end(); ++it, ++k) {
     user_keys[k] = ExtractUserKey(it->ikey);
     key_ptrs[k] = &user_keys[k];
     hashes[k] = layout_->HashOf(user_keys[k]);
-    if (hashed) {
-      filter_hashes[k] = FilterHash(user_keys[k], hashes[k]);
-      filter_.Prefetch(filter_hashes[k]);
-    }
+    key_hashes[k] = KeyHashOf(user_keys[k], hashes[k]);
+    if (hashed) filter_.Prefetch(key_hashes[k]);
   }
   Status damaged[MultiGetContext::MAX_BATCH_SIZE];
   if (hashed) {
     for (int n = 0; n < k; ++n) {
-      damaged[n] = filter_.KeyMayMatch(user_keys[n], filter_hashes[n],
+      damaged[n] = filter_.KeyMayMatch(user_keys[n], key_hashes[n],
                                        &may_match[n]);
       if (!damaged[n].ok()) may_match[n] = false;
     }
@@ -253,7 +263,10 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
     }
     hints[n] = layout_->PrefetchHome(user_keys[n], hashes[n]);
     // A read that must not block starts none.
-    if (!use.no_io) AskForHomeOnDisk(user_keys[n], hashes[n], hints[n], filtered);
+    if (!use.no_io) {
+      AskForHomeOnDisk(user_keys[n], hashes[n], key_hashes[n], hints[n],
+                       filtered);
+    }
   }
   size_t j = 0;
   for (auto it = range->begin(); it != range->end(); ++it, ++j) {
@@ -276,7 +289,8 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
     *it->s = ParseInternalKey(it->ikey, &target, /*log_err_key=*/false);
     if (it->s->ok()) {
       *it->s =
-          LayoutGet(target, hashes[i], hints[i], use, it->get_context);
+          LayoutGet(target, hashes[i], key_hashes[i], hints[i], use,
+                    it->get_context);
       NoteNeedsRead(*it->s, use, it->get_context);
     }
   }
@@ -293,36 +307,39 @@ void RobinHoodTableReader::Prepare(const Slice& internal_key) {
   // out only wastes one prefetch. A hash filter's line is prefetched too,
   // so that Get finds both in cache.
   const uint64_t hash = layout_->HashOf(user_key);
-  if (filter_.hashed()) filter_.Prefetch(FilterHash(user_key, hash));
-  AskForHomeOnDisk(user_key, hash, layout_->PrefetchHome(user_key, hash),
-                   /*filtered=*/false);
+  const uint64_t key_hash = KeyHashOf(user_key, hash);
+  if (filter_.hashed()) filter_.Prefetch(key_hash);
+  AskForHomeOnDisk(user_key, hash, key_hash,
+                   layout_->PrefetchHome(user_key, hash), /*filtered=*/false);
 }
 
 void RobinHoodTableReader::AskForHomeOnDisk(const Slice& user_key,
-                                            uint64_t hash, Layout::Hint hint,
-                                            bool filtered) {
+                                            uint64_t hash, uint64_t key_hash,
+                                            Layout::Hint hint, bool filtered) {
   // Most keys of a batch in memory end at the first test, before any call:
   // this runs for every key of the compacted DB's MultiGet. A mapped file
-  // samples here, by the key's hash (mincore); one read with positioned
-  // reads, which mincore cannot see, samples in its Gets (TimedGet). A
-  // layout whose lookups hash with something else (key-ordered slots)
-  // has no homes to give.
-  const bool sample = mmap() && Residency::Sampled(hash);
-  if (!sample && !residency_.MostlyOnDisk()) return;
-  if (!layout_->HashIsKeyHash()) return;
+  // samples here, by the key's KeyHash (mincore); one read with positioned
+  // reads, which mincore cannot see, samples in its Gets (TimedGet), and
+  // asks for none of the sampled keys' pages: their Gets would time the
+  // asking, and while it worked, stop it.
+  const bool sampled = mmap() ? Residency::Sampled(key_hash)
+                               : Residency::TimedSampled(key_hash);
+  const bool sample = sampled && mmap();
+  if (!sample && !residency_.MostlyOnDisk(/*timed=*/!mmap())) return;
+  if (sampled && !mmap()) return;
   uint64_t offset = 0;
   size_t n = 0;
-  if (!layout_->HomeInFile(user_key, hint, &offset, &n)) return;
+  if (!layout_->HomeInFile(user_key, hash, hint, &offset, &n)) return;
   if (sample) {
     const bool resident = file().Resident(offset, n);
-    residency_.Note(resident, hash);
+    residency_.Note(resident, key_hash);
     if (resident) return;
   }
   if (!filtered && filter_.usable()) {
     // Prepare asks no filter (its Get does); a read from disk for a key the
     // filter rules out is worth its probe.
     bool may = true;
-    if (!filter_.KeyMayMatch(user_key, FilterHash(user_key, hash), &may).ok() ||
+    if (!filter_.KeyMayMatch(user_key, key_hash, &may).ok() ||
         !may) {
       return;
     }
@@ -331,15 +348,16 @@ void RobinHoodTableReader::AskForHomeOnDisk(const Slice& user_key,
 }
 
 Status RobinHoodTableReader::TimedGet(const ParsedInternalKey& target,
-                                      uint64_t hash, Layout::Hint hint,
-                                      CacheUse use, GetContext* get_context) {
+                                      uint64_t hash, uint64_t key_hash,
+                                      Layout::Hint hint, CacheUse use,
+                                      GetContext* get_context) {
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   Status s = layout_->Get(target, hash, hint, use, get_context);
   residency_.NoteTime(
       std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start)
           .count(),
-      hash);
+      key_hash);
   return s;
 }
 

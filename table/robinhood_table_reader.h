@@ -114,27 +114,31 @@ class RobinHoodTableReader : public TableReader, private TableView {
   // key "may exist" (KeyMayExist's answer without a value).
   static void NoteNeedsRead(const Status& s, CacheUse use,
                             GetContext* get_context);
-  // What a hash filter takes for `user_key`, whose layout hash is `hash`.
-  uint64_t FilterHash(const Slice& user_key, uint64_t hash) const {
-    return layout_->HashIsKeyHash() ? hash : Hash(user_key);
+  // The KeyHash of `user_key`, whose layout hash is `hash`: what a hash
+  // filter takes, and what residency samples by.
+  uint64_t KeyHashOf(const Slice& user_key, uint64_t hash) const {
+    return hash_is_key_hash_ ? hash : Hash(user_key);
   }
   // For a batch whose homes may be on disk: asks the kernel for the home
-  // of `user_key` (`hint`: PrefetchHome's), if its pages are not in memory
-  // (residency.h).
+  // of `user_key` (layout hash `hash`, KeyHash `key_hash`; `hint`:
+  // PrefetchHome's), if its pages are not in memory (residency.h).
   // `filtered`: the filter has let the key through.
   void AskForHomeOnDisk(const Slice& user_key, uint64_t hash,
-                        Layout::Hint hint, bool filtered);
-  // The layout's Get. In a file read without mmap, one key in 512 (by its
-  // hash) is timed, for the share of lookups that read from disk.
+                        uint64_t key_hash, Layout::Hint hint, bool filtered);
+  // The layout's Get. In a file read without mmap, one key in 64 (by its
+  // KeyHash, `key_hash`) is timed, for the share of lookups that read from
+  // disk.
   Status LayoutGet(const ParsedInternalKey& target, uint64_t hash,
-                   Layout::Hint hint, CacheUse use, GetContext* get_context) {
-    if (!mmap() && Residency::Sampled(hash) && layout_->HashIsKeyHash()) {
-      return TimedGet(target, hash, hint, use, get_context);
+                   uint64_t key_hash, Layout::Hint hint, CacheUse use,
+                   GetContext* get_context) {
+    if (!mmap() && Residency::TimedSampled(key_hash)) {
+      return TimedGet(target, hash, key_hash, hint, use, get_context);
     }
     return layout_->Get(target, hash, hint, use, get_context);
   }
   Status TimedGet(const ParsedInternalKey& target, uint64_t hash,
-                  Layout::Hint hint, CacheUse use, GetContext* get_context);
+                  uint64_t key_hash, Layout::Hint hint, CacheUse use,
+                  GetContext* get_context);
   // ApproximateOffsetOf's answer, whatever the host's signature.
   uint64_t OffsetOf(const Slice& internal_key) const;
 
@@ -145,6 +149,8 @@ class RobinHoodTableReader : public TableReader, private TableView {
   MissShare misses_;
   // How often a batch's homes are not in memory.
   Residency residency_;
+  // The layout's HashIsKeyHash(), asked once.
+  bool hash_is_key_hash_ = true;
 };
 
 }  // namespace robinhood

@@ -1,7 +1,8 @@
-// Unit tests of what a reader knows of its mapped homes' residency
-// (residency.h): the sampled share that turns asking on and off, and the
-// two kernel calls on a file's mapping: mincore's answer, and WILLNEED
-// bringing pages in without a touch.
+// Unit tests of what a reader knows of its homes' residency
+// (residency.h): the sampled shares that turn asking on and off (mapped
+// files' checked homes, unmapped files' timed Gets), and the two kernel
+// calls on a file's mapping: mincore's answer, and WILLNEED bringing
+// pages in without a touch.
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -24,20 +25,20 @@ namespace {
 TEST(ResidencyTest, FollowsTheSampledHomes) {
   std::mt19937_64 rng(5);
   Residency r;
-  EXPECT_FALSE(r.MostlyOnDisk());
+  EXPECT_FALSE(r.MostlyOnDisk(false));
   auto run = [&](int lookups, double on_disk) {
     for (int i = 0; i < lookups; ++i) {
       r.Note(std::uniform_real_distribution<double>()(rng) >= on_disk, rng());
     }
   };
   run(100000, 0.0);
-  EXPECT_FALSE(r.MostlyOnDisk());
+  EXPECT_FALSE(r.MostlyOnDisk(false));
   run(100000, 1.0);
-  EXPECT_TRUE(r.MostlyOnDisk());
+  EXPECT_TRUE(r.MostlyOnDisk(false));
   run(200000, 0.0);
-  EXPECT_FALSE(r.MostlyOnDisk());
+  EXPECT_FALSE(r.MostlyOnDisk(false));
   run(200000, 0.25);
-  EXPECT_TRUE(r.MostlyOnDisk());
+  EXPECT_TRUE(r.MostlyOnDisk(false));
 }
 
 // One key in 512, by the top bits of its hash, is sampled; only those
@@ -50,10 +51,33 @@ TEST(ResidencyTest, OnlySampledHashesMoveIt) {
   for (uint64_t i = 0; i < 10000; ++i) {
     r.Note(false, (uint64_t{1 + i % 511} << 55) | i);
   }
-  EXPECT_FALSE(r.MostlyOnDisk());
+  EXPECT_FALSE(r.MostlyOnDisk(false));
   r.Note(false, 7);
   // One sample weighs 1/16, past the 1/32 that turns asking on.
-  EXPECT_TRUE(r.MostlyOnDisk());
+  EXPECT_TRUE(r.MostlyOnDisk(false));
+}
+
+// Timed samples (a file read without mmap): a Get of 20 us or more
+// counts as from disk, and one alone, a delay by the scheduler as likely
+// as a read, does not turn asking on; two do.
+TEST(ResidencyTest, TimedSamplesNeedTwoSlowLookups) {
+  // One Get in 64 is timed.
+  EXPECT_TRUE(Residency::TimedSampled((uint64_t{1} << 58) - 1));
+  EXPECT_FALSE(Residency::TimedSampled(uint64_t{1} << 58));
+  Residency r;
+  const int64_t slow = Residency::kFromDiskNanos;
+  const int64_t fast = 3000;
+  for (int i = 0; i < 100; ++i) r.NoteTime(fast, 0);
+  EXPECT_FALSE(r.MostlyOnDisk(true));
+  r.NoteTime(slow, 0);
+  EXPECT_FALSE(r.MostlyOnDisk(true));
+  EXPECT_FALSE(r.MostlyOnDisk(false));  // a mapped file's share is apart
+  r.NoteTime(slow - 1, 0);
+  EXPECT_FALSE(r.MostlyOnDisk(true));
+  r.NoteTime(slow, 0);
+  EXPECT_TRUE(r.MostlyOnDisk(true));
+  for (int i = 0; i < 100; ++i) r.NoteTime(fast, 0);
+  EXPECT_FALSE(r.MostlyOnDisk(true));
 }
 
 class MappedFile {
