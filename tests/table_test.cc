@@ -1136,65 +1136,102 @@ class DiskLikeFile : public FSRandomAccessFileOwnerWrapper {
   RecordingFile::Reads* const asked_;
 };
 
-TEST(TableTest, PreparedBatchWithoutMmapAsksForPagesWhileReadsAreSlow) {
-  std::mt19937_64 rng(19);
+// Sorted puts of `n` random keys of `key_bytes`, each value `value_bytes`
+// of one random byte.
+Entries RandomPuts(size_t n, size_t key_bytes, size_t value_bytes,
+                   uint64_t seed) {
+  std::mt19937_64 rng(seed);
   std::map<std::string, std::string> sorted;
-  while (sorted.size() < 2000) {
-    std::string k(16, '\0');
+  while (sorted.size() < n) {
+    std::string k(key_bytes, '\0');
     for (char& c : k) c = static_cast<char>(rng());
-    sorted.emplace(k, std::string(4000, static_cast<char>(rng())));
+    sorted.emplace(k, std::string(value_bytes, static_cast<char>(rng())));
   }
   Entries entries;
   for (const auto& kv : sorted) {
     entries.emplace_back(IKey(kv.first, 0, kTypeValue), kv.second);
   }
-  Harness h(false);
-  ASSERT_OK(h.Build(entries, RobinHoodTableOptions()));
-  std::atomic<bool> slow{false};
-  RecordingFile::Reads asked;
-  h.WrapReads([&](std::unique_ptr<FSRandomAccessFile> f) {
-    return std::unique_ptr<FSRandomAccessFile>(
-        new DiskLikeFile(std::move(f), &slow, &asked));
-  });
-  std::unique_ptr<TableReader> t;
-  ASSERT_OK(h.Open(&t));
-  const PagedLayout* paged = ViewOf(t.get()).layout().AsPaged();
-  ASSERT_NE(paged, nullptr);
-  std::vector<std::string> keys, sampled;
-  for (const auto& e : entries) {
-    keys.push_back(ExtractUserKey(e.first).ToString());
-    if (Residency::TimedSampled(ViewOf(t.get()).layout().HashOf(keys.back()))) {
-      sampled.push_back(keys.back());
+  return entries;
+}
+
+// A table of `entries` read without mmap through a DiskLikeFile.
+class DiskLikeTable {
+ public:
+  void Open(const Entries& entries, const RobinHoodTableOptions& opts) {
+    entries_ = entries;
+    ASSERT_OK(h_.Build(entries, opts));
+    h_.WrapReads([this](std::unique_ptr<FSRandomAccessFile> f) {
+      return std::unique_ptr<FSRandomAccessFile>(
+          new DiskLikeFile(std::move(f), &slow_, &asked_));
+    });
+    ASSERT_OK(h_.Open(&t_));
+    for (const auto& e : entries) {
+      keys_.push_back(ExtractUserKey(e.first).ToString());
     }
   }
-  ASSERT_GE(sampled.size(), 2u) << "too few keys of this seed are sampled";
-  auto prepare_all = [&](const std::vector<std::string>& batch) {
-    asked.clear();
+  TableReader* reader() const { return t_.get(); }
+  const std::vector<std::string>& keys() const { return keys_; }
+  // Whether the reader times `key`'s Gets (and so never asks for it).
+  bool Timed(const std::string& key) const {
+    return Residency::TimedSampled(ViewOf(t_.get()).Hash(key));
+  }
+  // Prepares every key of `batch`, as RocksDB's compacted DB does before a
+  // MultiGet's Gets: what it asked the file for.
+  const RecordingFile::Reads& Prepare(const std::vector<std::string>& batch) {
+    asked_.clear();
     for (const auto& k : batch) {
-      t->Prepare(IKey(k, kMaxSequenceNumber, kValueTypeForSeek));
+      t_->Prepare(IKey(k, kMaxSequenceNumber, kValueTypeForSeek));
     }
-  };
+    return asked_;
+  }
+  // Two timed Gets as slow as a disk: enough to turn asking on.
+  void ReadTwoTimedKeysSlowly() {
+    std::vector<std::string> timed;
+    for (const auto& k : keys_) {
+      if (Timed(k)) timed.push_back(k);
+    }
+    ASSERT_GE(timed.size(), 2u) << "too few keys of this seed are timed";
+    slow_ = true;
+    for (size_t i = 0; i < 2; ++i) {
+      ASSERT_NO_FATAL_FAILURE(
+          CheckGet(t_.get(), entries_, timed[i], kMaxSequenceNumber));
+    }
+    slow_ = false;
+  }
+  void CheckEveryKth(size_t k) const {
+    for (size_t i = 0; i < keys_.size(); i += k) {
+      ASSERT_NO_FATAL_FAILURE(
+          CheckGet(t_.get(), entries_, keys_[i], kMaxSequenceNumber));
+    }
+  }
+
+ private:
+  Harness h_{false};
+  std::atomic<bool> slow_{false};
+  RecordingFile::Reads asked_;
+  std::unique_ptr<TableReader> t_;
+  Entries entries_;
+  std::vector<std::string> keys_;
+};
+
+TEST(TableTest, PreparedBatchWithoutMmapAsksForPagesWhileReadsAreSlow) {
+  DiskLikeTable d;
+  ASSERT_NO_FATAL_FAILURE(
+      d.Open(RandomPuts(2000, 16, 4000, 19), RobinHoodTableOptions()));
+  const PagedLayout* paged = ViewOf(d.reader()).layout().AsPaged();
+  ASSERT_NE(paged, nullptr);
   // No lookup has read from disk yet: nothing is asked for.
-  prepare_all(keys);
-  EXPECT_TRUE(asked.empty());
-  // Two sampled lookups as slow as a disk turn asking on.
-  slow = true;
-  for (size_t i = 0; i < 2; ++i) {
-    ASSERT_NO_FATAL_FAILURE(
-        CheckGet(t.get(), entries, sampled[i], kMaxSequenceNumber));
-  }
-  slow = false;
-  prepare_all(keys);
+  EXPECT_TRUE(d.Prepare(d.keys()).empty());
+  ASSERT_NO_FATAL_FAILURE(d.ReadTwoTimedKeysSlowly());
   // One page a key, each whole and each the key's (one entry of 4,000
-  // bytes a page, in key order), but the sampled keys': their Gets time
-  // the disk, not the asking.
-  EXPECT_EQ(paged->pages(), keys.size());
+  // bytes a page, in key order), but the timed keys': their Gets time the
+  // disk, not the asking.
+  EXPECT_EQ(paged->pages(), d.keys().size());
   std::vector<uint64_t> expected;
-  for (size_t i = 0; i < keys.size(); ++i) {
-    if (std::find(sampled.begin(), sampled.end(), keys[i]) == sampled.end()) {
-      expected.push_back(i * paged->page_bytes());
-    }
+  for (size_t i = 0; i < d.keys().size(); ++i) {
+    if (!d.Timed(d.keys()[i])) expected.push_back(i * paged->page_bytes());
   }
+  const RecordingFile::Reads asked = d.Prepare(d.keys());
   ASSERT_EQ(asked.size(), expected.size());
   for (size_t i = 0; i < asked.size(); ++i) {
     EXPECT_EQ(asked[i].first, expected[i]) << i;
@@ -1204,12 +1241,9 @@ TEST(TableTest, PreparedBatchWithoutMmapAsksForPagesWhileReadsAreSlow) {
   // positives aside).
   std::vector<std::string> absent;
   for (int i = 0; i < 2000; ++i) absent.push_back("absent" + std::to_string(i));
-  prepare_all(absent);
-  EXPECT_LT(asked.size(), 100u);
+  EXPECT_LT(d.Prepare(absent).size(), 100u);
   // The answers stand.
-  for (const auto& k : keys) {
-    ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), entries, k, kMaxSequenceNumber));
-  }
+  ASSERT_NO_FATAL_FAILURE(d.CheckEveryKth(1));
 }
 
 // The same for inline files, whose homes are computed (from the key order
@@ -1218,71 +1252,29 @@ TEST(TableTest, PreparedBatchWithoutMmapAsksForPagesWhileReadsAreSlow) {
 TEST(TableTest, PreparedInlineBatchWithoutMmapAsksForHomeSlots) {
   for (bool key_order : {true, false}) {
     SCOPED_TRACE(key_order ? "slots in key order" : "slots in hash order");
-    std::mt19937_64 rng(23);
-    std::map<std::string, std::string> sorted;
-    while (sorted.size() < 20000) {
-      std::string k(8, '\0');
-      for (char& c : k) c = static_cast<char>(rng());
-      sorted.emplace(k, std::string(4, static_cast<char>(rng())));
-    }
-    Entries entries;
-    for (const auto& kv : sorted) {
-      entries.emplace_back(IKey(kv.first, 0, kTypeValue), kv.second);
-    }
     RobinHoodTableOptions opts;
     opts.inline_key_order = key_order;
-    Harness h(false);
-    ASSERT_OK(h.Build(entries, opts));
-    std::atomic<bool> slow{false};
-    RecordingFile::Reads asked;
-    h.WrapReads([&](std::unique_ptr<FSRandomAccessFile> f) {
-      return std::unique_ptr<FSRandomAccessFile>(
-          new DiskLikeFile(std::move(f), &slow, &asked));
-    });
-    std::unique_ptr<TableReader> t;
-    ASSERT_OK(h.Open(&t));
-    const InlineLayout* inl = ViewOf(t.get()).layout().AsInline();
+    DiskLikeTable d;
+    ASSERT_NO_FATAL_FAILURE(d.Open(RandomPuts(20000, 8, 4, 23), opts));
+    const InlineLayout* inl = ViewOf(d.reader()).layout().AsInline();
     ASSERT_NE(inl, nullptr);
     const InlineTable& table = inl->table();
     ASSERT_EQ(table.key_ordered(), key_order);
-    std::vector<std::string> keys, sampled;
-    for (const auto& e : entries) {
-      keys.push_back(ExtractUserKey(e.first).ToString());
-      if (Residency::TimedSampled(ViewOf(t.get()).Hash(keys.back()))) {
-        sampled.push_back(keys.back());
-      }
-    }
-    ASSERT_GE(sampled.size(), 2u) << "too few keys of this seed are sampled";
-    auto prepare_all = [&] {
-      asked.clear();
-      for (const auto& k : keys) {
-        t->Prepare(IKey(k, kMaxSequenceNumber, kValueTypeForSeek));
-      }
-    };
-    prepare_all();
-    EXPECT_TRUE(asked.empty());
-    slow = true;
-    for (size_t i = 0; i < 2; ++i) {
-      ASSERT_NO_FATAL_FAILURE(
-          CheckGet(t.get(), entries, sampled[i], kMaxSequenceNumber));
-    }
-    slow = false;
-    prepare_all();
+    EXPECT_TRUE(d.Prepare(d.keys()).empty());
+    ASSERT_NO_FATAL_FAILURE(d.ReadTwoTimedKeysSlowly());
     std::vector<uint64_t> expected;
-    for (const auto& k : keys) {
-      if (Residency::TimedSampled(ViewOf(t.get()).Hash(k))) continue;
+    for (const auto& k : d.keys()) {
+      if (d.Timed(k)) continue;
       expected.push_back(table.paging().SlotOffset(
-          table.Home(k, ViewOf(t.get()).layout().HashOf(k))));
+          table.Home(k, ViewOf(d.reader()).layout().HashOf(k))));
     }
+    const RecordingFile::Reads asked = d.Prepare(d.keys());
     ASSERT_EQ(asked.size(), expected.size());
     for (size_t i = 0; i < asked.size(); ++i) {
       EXPECT_EQ(asked[i].first, expected[i]) << i;
       EXPECT_EQ(asked[i].second, table.paging().width) << i;
     }
-    for (size_t i = 0; i < keys.size(); i += 97) {
-      ASSERT_NO_FATAL_FAILURE(
-          CheckGet(t.get(), entries, keys[i], kMaxSequenceNumber));
-    }
+    ASSERT_NO_FATAL_FAILURE(d.CheckEveryKth(97));
   }
 }
 
