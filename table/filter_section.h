@@ -144,6 +144,13 @@ class FilterSection {
   }
   // REQUIRES: hashed().
   void Prefetch(uint64_t hash) const { hash_filter_.Prefetch(hash); }
+  // REQUIRES: hashed(). Where in the file the page a probe of `hash`
+  // reads lies: a mapped file's filter is read in place, so a batch past
+  // memory asks for it as for its homes (residency.h).
+  void PageInFile(uint64_t hash, uint64_t* offset, size_t* n) const {
+    *offset = filter_offset_ + hash_filter_.PageOffsetOf(hash);
+    *n = kHashFilterPageBlocks * kHashFilterBlockBytes;
+  }
   // REQUIRES: usable() && !hashed(). A batch, whose lines RocksDB's
   // filter prefetches first.
   void BuiltinKeysMayMatch(int n, Slice** keys, bool* may_match) const;

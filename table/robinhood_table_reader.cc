@@ -244,6 +244,16 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
     key_hashes[k] = KeyHashOf(user_keys[k], hashes[k]);
     if (hashed) filter_.Prefetch(key_hashes[k]);
   }
+  // Past memory a mapped filter's pages are on disk as well as the homes:
+  // asked for together, not faulted in one probe after another.
+  if (hashed && mmap() && !use.no_io && residency_.MostlyOnDisk(false)) {
+    for (int n = 0; n < k; ++n) {
+      uint64_t offset = 0;
+      size_t bytes = 0;
+      filter_.PageInFile(key_hashes[n], &offset, &bytes);
+      file().AskFor(offset, bytes);
+    }
+  }
   Status damaged[MultiGetContext::MAX_BATCH_SIZE];
   if (hashed) {
     for (int n = 0; n < k; ++n) {
@@ -337,7 +347,20 @@ void RobinHoodTableReader::AskForHomeOnDisk(const Slice& user_key,
   }
   if (!filtered && filter_.usable()) {
     // Prepare asks no filter (its Get does); a read from disk for a key the
-    // filter rules out is worth its probe.
+    // filter rules out is worth its probe. But a mapped filter's page may
+    // be on disk too, and probing it here would wait on it, key after key:
+    // then both pages are asked for, a read wasted if the filter rules the
+    // key out.
+    if (mmap() && filter_.hashed()) {
+      uint64_t filter_offset = 0;
+      size_t filter_n = 0;
+      filter_.PageInFile(key_hash, &filter_offset, &filter_n);
+      if (!file().Resident(filter_offset, filter_n)) {
+        file().AskFor(filter_offset, filter_n);
+        file().AskFor(offset, n);
+        return;
+      }
+    }
     bool may = true;
     if (!filter_.KeyMayMatch(user_key, key_hash, &may).ok() ||
         !may) {
