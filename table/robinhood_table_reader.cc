@@ -362,10 +362,7 @@ void RobinHoodTableReader::AskForHomeOnDisk(const Slice& user_key,
       }
     }
     bool may = true;
-    if (!filter_.KeyMayMatch(user_key, key_hash, &may).ok() ||
-        !may) {
-      return;
-    }
+    if (!filter_.KeyMayMatch(user_key, key_hash, &may).ok() || !may) return;
   }
   file().AskFor(offset, n);
 }

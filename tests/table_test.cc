@@ -8,12 +8,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <memory>
 #include <random>
 #include <string>
-#include <atomic>
 #include <thread>
 #include <vector>
 
