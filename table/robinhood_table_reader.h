@@ -3,7 +3,9 @@
 // the footer and meta block, the properties, range deletions and filter,
 // and the file's layout (layout.h: a log and its hash index, or inline
 // slots), which answers lookups, iterators, offsets and the checksums of
-// the entries' units. The reader itself knows no layout.
+// the entries' units. The reader itself knows no layout. Its point
+// lookups are in robinhood_table_reader_lookups.cc, the rest in
+// robinhood_table_reader.cc.
 #pragma once
 
 #include <memory>
