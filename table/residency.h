@@ -10,13 +10,16 @@
 // device's queue and each Get waits only for what is left of its own. The
 // call costs about a microsecond (0.7 us here, for a page in memory), a
 // hundred times less than a read from disk but more than a whole lookup in
-// memory, so a reader asks only while a sample of homes says that more
-// than one in 32 is not in memory. Checking one (mincore, on a mapped
-// file) costs as much again, 1.1 us here: one key in 512 is checked, 2 ns
-// a key where all is in memory. A file read without mmap cannot be asked;
-// there one Get in 64 is timed instead, one that took as long as a read
-// from disk counts as on disk, and those keys' pages are not asked for in
-// a batch, so that what is timed is the disk, not the asking.
+// memory, so a reader asks only while its lookups say that more than one
+// in 10 reads from disk.
+//
+// They say it by their time: one Get in 64 (by its key's KeyHash) is
+// timed, and one that took as long as a read from disk counts as one. A
+// timer costs tens of nanoseconds, a nanosecond a lookup; mincore, which
+// can see a mapped file's pages but not what a positioned read will find,
+// costs 1.1 us here. The sampled keys' pages are never asked for in a
+// batch, so that what is timed is the disk, not the asking: timing Gets
+// that had been asked for turned the asking off while it worked.
 #pragma once
 
 #include <cstddef>
@@ -30,38 +33,30 @@ namespace robinhood {
 
 class Residency {
  public:
-  // Mapped files: one key in 512, by its hash, is checked with mincore.
-  static bool Sampled(uint64_t hash) { return Mapped::Sampled(hash); }
-  // A sampled home: whether it was all in memory.
-  void Note(bool resident, uint64_t hash) { mapped_.Note(!resident, hash); }
-  // Files read without mmap: one Get in 64 is timed. A timer costs tens
-  // of nanoseconds against a positioned read's microsecond, and each file
+  // Whether the lookups of a key of KeyHash `hash` are timed. Each file
   // learns its share from its own lookups, a batch's keys spread over all
-  // of a DB's files.
-  static bool TimedSampled(uint64_t hash) { return Timed::Sampled(hash); }
+  // of a DB's files: at one in 64, a file has its first samples after a
+  // few hundred lookups.
+  static bool Sampled(uint64_t hash) { return Timed::Sampled(hash); }
   // A timed Get: whether it took as long as a read from disk.
   void NoteTime(int64_t nanos, uint64_t hash) {
     timed_.Note(nanos >= kFromDiskNanos, hash);
   }
-  // `timed`: the file's samples are NoteTime's. A lookup in memory that
-  // the scheduler delays past kFromDiskNanos weighs 1/16, so there the
-  // share needs two such within eight samples to pass, and asks while more
-  // than one lookup in 10 reads from disk. Measured in memory, about one
-  // timed lookup in 500 was slow: at 1/32 one batched lookup in 50 asked
-  // for a page in memory, at 1/10 none to one in 6,000.
-  bool MostlyOnDisk(bool timed) const {
-    return timed ? timed_.MoreThanOneIn(10) : mapped_.MoreThanOneIn(32);
-  }
+  // A lookup in memory that the scheduler delays past kFromDiskNanos
+  // weighs 1/16, so the share needs two such within eight samples to pass,
+  // and asks while more than one lookup in 10 reads from disk. Measured in
+  // memory, about one timed lookup in 500 was slow: at 1/32 one batched
+  // lookup in 50 asked for a page in memory, at 1/10 none to one in 6,000.
+  bool MostlyOnDisk() const { return timed_.MoreThanOneIn(10); }
 
   // A lookup whose page is in memory takes a few microseconds here even
-  // through a positioned read and a checksum; one from disk tens (a fast
-  // NVMe device) to hundreds (this VM's disk).
+  // through a positioned read and a checksum (a mapped page not yet in the
+  // process's page table: a minor fault, about a microsecond); one from
+  // disk tens (a fast NVMe device) to hundreds (this VM's disk).
   static constexpr int64_t kFromDiskNanos = 20000;
 
  private:
-  using Mapped = SampledShare<9>;
   using Timed = SampledShare<6>;
-  Mapped mapped_;
   Timed timed_;
 };
 

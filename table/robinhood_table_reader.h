@@ -127,13 +127,12 @@ class RobinHoodTableReader : public TableReader, private TableView {
   // `filtered`: the filter has let the key through.
   void AskForHomeOnDisk(const Slice& user_key, uint64_t hash,
                         uint64_t key_hash, Layout::Hint hint, bool filtered);
-  // The layout's Get. In a file read without mmap, one key in 64 (by its
-  // KeyHash, `key_hash`) is timed, for the share of lookups that read from
-  // disk.
+  // The layout's Get. One key in 64 (by its KeyHash, `key_hash`) is
+  // timed, for the share of lookups that read from disk.
   Status LayoutGet(const ParsedInternalKey& target, uint64_t hash,
                    uint64_t key_hash, Layout::Hint hint, CacheUse use,
                    GetContext* get_context) {
-    if (!mmap() && Residency::TimedSampled(key_hash)) {
+    if (Residency::Sampled(key_hash)) {
       return TimedGet(target, hash, key_hash, hint, use, get_context);
     }
     return layout_->Get(target, hash, hint, use, get_context);

@@ -4,7 +4,7 @@
 // scans, approximations and checks are in robinhood_table_reader.cc.
 #include "table/robinhood_table_reader.h"
 
-#include <chrono>
+#include "rocksdb/system_clock.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
@@ -17,8 +17,7 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
   Status s = ParseInternalKey(key, &target, /*log_err_key=*/false);
   if (!s.ok()) return s;
   const uint64_t hash = layout_->HashOf(target.user_key);
-  // Only a file read without mmap samples its Gets: the key's KeyHash then,
-  // taken once.
+  // Gets are sampled by the key's KeyHash, taken once.
   uint64_t key_hash = hash;
   bool have_key_hash = hash_is_key_hash_;
   Layout::Hint hint = Layout::kNoHint;
@@ -54,7 +53,7 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     if (expect_miss) layout_->PrefetchFoundHome(hint);
     layout_->PrefetchEntry(hint);
   }
-  if (!have_key_hash && !mmap()) key_hash = Hash(target.user_key);
+  if (!have_key_hash) key_hash = Hash(target.user_key);
   const CacheUse use = UseOf(ro);
   // The common read returns the layout's answer as it comes.
   if (!use.no_io) {
@@ -118,7 +117,7 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
   }
   // Past memory a mapped filter's pages are on disk as well as the homes:
   // asked for together, not faulted in one probe after another.
-  if (hashed && mmap() && !use.no_io && residency_.MostlyOnDisk(false)) {
+  if (hashed && mmap() && !use.no_io && residency_.MostlyOnDisk()) {
     for (int n = 0; n < k; ++n) {
       uint64_t offset = 0;
       size_t bytes = 0;
@@ -199,24 +198,13 @@ void RobinHoodTableReader::AskForHomeOnDisk(const Slice& user_key,
                                             uint64_t hash, uint64_t key_hash,
                                             Layout::Hint hint, bool filtered) {
   // Most keys of a batch in memory end at the first test, before any call:
-  // this runs for every key of the compacted DB's MultiGet. A mapped file
-  // samples here, by the key's KeyHash (mincore); one read with positioned
-  // reads, which mincore cannot see, samples in its Gets (TimedGet), and
-  // asks for none of the sampled keys' pages: their Gets would time the
-  // asking, and while it worked, stop it.
-  const bool sampled = mmap() ? Residency::Sampled(key_hash)
-                               : Residency::TimedSampled(key_hash);
-  const bool sample = sampled && mmap();
-  if (!sample && !residency_.MostlyOnDisk(/*timed=*/!mmap())) return;
-  if (sampled && !mmap()) return;
+  // this runs for every key of the compacted DB's MultiGet. The sampled
+  // keys' pages are not asked for: their Gets would time the asking, and
+  // while it worked, stop it.
+  if (!residency_.MostlyOnDisk() || Residency::Sampled(key_hash)) return;
   uint64_t offset = 0;
   size_t n = 0;
   if (!layout_->HomeInFile(user_key, hash, hint, &offset, &n)) return;
-  if (sample) {
-    const bool resident = file().Resident(offset, n);
-    residency_.Note(resident, key_hash);
-    if (resident) return;
-  }
   if (!filtered && filter_.usable()) {
     // Prepare asks no filter (its Get does); a read from disk for a key the
     // filter rules out is worth its probe. But a mapped filter's page may
@@ -243,13 +231,13 @@ Status RobinHoodTableReader::TimedGet(const ParsedInternalKey& target,
                                       uint64_t hash, uint64_t key_hash,
                                       Layout::Hint hint, CacheUse use,
                                       GetContext* get_context) {
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point start = Clock::now();
+  // The DB's clock (SystemClock::Default() unless the user set an Env):
+  // a clock_gettime, and a test's to stand for a slow device.
+  SystemClock* clock = ioptions_.clock;
+  const uint64_t start = clock->NowNanos();
   Status s = layout_->Get(target, hash, hint, use, get_context);
-  residency_.NoteTime(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start)
-          .count(),
-      key_hash);
+  residency_.NoteTime(static_cast<int64_t>(clock->NowNanos() - start),
+                      key_hash);
   return s;
 }
 

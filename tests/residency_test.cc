@@ -1,8 +1,7 @@
 // Unit tests of what a reader knows of its homes' residency
-// (residency.h): the sampled shares that turn asking on and off (mapped
-// files' checked homes, unmapped files' timed Gets), and the two kernel
-// calls on a file's mapping: mincore's answer, and WILLNEED bringing
-// pages in without a touch.
+// (residency.h): the share of timed lookups that turns asking on and off,
+// and the two kernel calls on a file's mapping: mincore's answer, and
+// WILLNEED bringing pages in without a touch.
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -20,64 +19,61 @@ namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 namespace {
 
-// Off at first; on once more than one sampled home in 32 is not in
-// memory, off again when they all are.
-TEST(ResidencyTest, FollowsTheSampledHomes) {
+// Off at first; on once more than one timed lookup in 10 took as long as
+// a read from disk, off again when none does.
+TEST(ResidencyTest, FollowsTheTimedLookups) {
   std::mt19937_64 rng(5);
   Residency r;
-  EXPECT_FALSE(r.MostlyOnDisk(false));
+  EXPECT_FALSE(r.MostlyOnDisk());
   auto run = [&](int lookups, double on_disk) {
     for (int i = 0; i < lookups; ++i) {
-      r.Note(std::uniform_real_distribution<double>()(rng) >= on_disk, rng());
+      const bool slow = std::uniform_real_distribution<double>()(rng) < on_disk;
+      r.NoteTime(slow ? 200000 : 2000, rng());
     }
   };
   run(100000, 0.0);
-  EXPECT_FALSE(r.MostlyOnDisk(false));
+  EXPECT_FALSE(r.MostlyOnDisk());
   run(100000, 1.0);
-  EXPECT_TRUE(r.MostlyOnDisk(false));
+  EXPECT_TRUE(r.MostlyOnDisk());
   run(200000, 0.0);
-  EXPECT_FALSE(r.MostlyOnDisk(false));
-  run(200000, 0.25);
-  EXPECT_TRUE(r.MostlyOnDisk(false));
+  EXPECT_FALSE(r.MostlyOnDisk());
+  run(200000, 0.4);
+  EXPECT_TRUE(r.MostlyOnDisk());
 }
 
-// One key in 512, by the top bits of its hash, is sampled; only those
+// One key in 64, by the top bits of its KeyHash, is timed; only those
 // move the share.
 TEST(ResidencyTest, OnlySampledHashesMoveIt) {
-  Residency r;
   EXPECT_TRUE(Residency::Sampled(0));
-  EXPECT_TRUE(Residency::Sampled((uint64_t{1} << 55) - 1));
-  EXPECT_FALSE(Residency::Sampled(uint64_t{1} << 55));
+  EXPECT_TRUE(Residency::Sampled((uint64_t{1} << 58) - 1));
+  EXPECT_FALSE(Residency::Sampled(uint64_t{1} << 58));
+  Residency r;
+  const int64_t slow = Residency::kFromDiskNanos;
   for (uint64_t i = 0; i < 10000; ++i) {
-    r.Note(false, (uint64_t{1 + i % 511} << 55) | i);
+    r.NoteTime(slow, (uint64_t{1 + i % 63} << 58) | i);
   }
-  EXPECT_FALSE(r.MostlyOnDisk(false));
-  r.Note(false, 7);
-  // One sample weighs 1/16, past the 1/32 that turns asking on.
-  EXPECT_TRUE(r.MostlyOnDisk(false));
+  EXPECT_FALSE(r.MostlyOnDisk());
+  r.NoteTime(slow, 7);
+  r.NoteTime(slow, 9);
+  EXPECT_TRUE(r.MostlyOnDisk());
 }
 
-// Timed samples (a file read without mmap): a Get of 20 us or more
-// counts as from disk, and one alone, a delay by the scheduler as likely
-// as a read, does not turn asking on; two do.
+// A Get of 20 us or more counts as from disk, and one alone, a delay by
+// the scheduler as likely as a read, does not turn asking on; two do.
 TEST(ResidencyTest, TimedSamplesNeedTwoSlowLookups) {
-  // One Get in 64 is timed.
-  EXPECT_TRUE(Residency::TimedSampled((uint64_t{1} << 58) - 1));
-  EXPECT_FALSE(Residency::TimedSampled(uint64_t{1} << 58));
   Residency r;
   const int64_t slow = Residency::kFromDiskNanos;
   const int64_t fast = 3000;
   for (int i = 0; i < 100; ++i) r.NoteTime(fast, 0);
-  EXPECT_FALSE(r.MostlyOnDisk(true));
+  EXPECT_FALSE(r.MostlyOnDisk());
   r.NoteTime(slow, 0);
-  EXPECT_FALSE(r.MostlyOnDisk(true));
-  EXPECT_FALSE(r.MostlyOnDisk(false));  // a mapped file's share is apart
+  EXPECT_FALSE(r.MostlyOnDisk());
   r.NoteTime(slow - 1, 0);
-  EXPECT_FALSE(r.MostlyOnDisk(true));
+  EXPECT_FALSE(r.MostlyOnDisk());
   r.NoteTime(slow, 0);
-  EXPECT_TRUE(r.MostlyOnDisk(true));
+  EXPECT_TRUE(r.MostlyOnDisk());
   for (int i = 0; i < 100; ++i) r.NoteTime(fast, 0);
-  EXPECT_FALSE(r.MostlyOnDisk(true));
+  EXPECT_FALSE(r.MostlyOnDisk());
 }
 
 class MappedFile {

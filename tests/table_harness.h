@@ -148,6 +148,11 @@ class TableFile {
     ASSERT_OK(WriteStringToFile(Env::Default(), bytes, path_, false));
   }
 
+  // Readers opened from now on take their time from `clock` (the
+  // ImmutableOptions' clock a DB passes them; owned by the caller).
+  void SetClock(SystemClock* clock) {
+    for (auto& io : ioptions_) io->clock = clock;
+  }
   // Every file Open opens from now on passes through `wrap` (to watch or
   // change its reads).
   using Wrap = std::function<std::unique_ptr<FSRandomAccessFile>(
