@@ -1,5 +1,6 @@
 #include "table/log_layout.h"
 
+#include "table/robinhood_format.h"
 #include "table/robinhood_table_iterator.h"
 #include "table/scratch_buffer.h"
 #include "table/table_view.h"
@@ -57,6 +58,22 @@ void LogLayout::PrefetchAfterHome(const Slice& /*user_key*/, uint64_t hash,
     if (address < log_bytes) __builtin_prefetch(mapping + FileOffsetOf(address));
     return true;
   });
+}
+
+bool LogLayout::HomeInFile(const Slice& /*user_key*/, uint64_t hash,
+                           Hint /*hint*/, uint64_t* offset,
+                           size_t* n) const {
+  uint64_t first = meta_.log_logical_bytes;
+  index_.Probe(hash, [&](uint64_t address) {
+    first = address;
+    return true;
+  });
+  // No candidate, or a damaged slot (which the lookup reports).
+  if (first >= meta_.log_logical_bytes) return false;
+  const BlockLocation loc = blocks_.Get(blocks_.Find(first));
+  *offset = loc.file_offset;
+  *n = static_cast<size_t>(loc.contents_bytes + kTrailerSize);
+  return true;
 }
 
 Status LogLayout::FindNewest(const Slice& user_key, uint64_t hash, bool verify,

@@ -30,6 +30,11 @@ class LogLayout : public Layout {
     index_.PrefetchHome(hash);
     return kNoHint;
   }
+  // The block of the key's first candidate entry (the index is in memory
+  // without mmap, read in place with it): a read from disk a lookup, as
+  // pages and slots are, once the index is.
+  bool HomeInFile(const Slice& user_key, uint64_t hash, Hint hint,
+                  uint64_t* offset, size_t* n) const override;
   void PrefetchAfterHome(const Slice& user_key, uint64_t hash,
                          Hint hint) const override;
   Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,

@@ -36,8 +36,9 @@ class PagedLogLayout final : public Layout {
   void PrefetchEntry(Hint hint) const override { pages_.PrefetchEntry(hint); }
   bool HomeInFile(const Slice& user_key, uint64_t hash, Hint hint,
                   uint64_t* offset, size_t* n) const override {
-    return !LikelyInLog(user_key) &&
-           pages_.HomeInFile(user_key, hash, hint, offset, n);
+    return LikelyInLog(user_key)
+               ? log_.HomeInFile(user_key, hash, hint, offset, n)
+               : pages_.HomeInFile(user_key, hash, hint, offset, n);
   }
   void PrefetchAfterHome(const Slice& user_key, uint64_t hash,
                          Hint hint) const override;

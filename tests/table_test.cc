@@ -1195,9 +1195,10 @@ class DiskLikeFile : public FSRandomAccessFileOwnerWrapper {
 // A table of `entries` read without mmap through a DiskLikeFile.
 class DiskLikeTable {
  public:
-  void Open(const Entries& entries, const RobinHoodTableOptions& opts) {
+  void Open(const Entries& entries, const RobinHoodTableOptions& opts,
+            CompressionType compression = kNoCompression) {
     entries_ = entries;
-    ASSERT_OK(h_.Build(entries, opts));
+    ASSERT_OK(h_.Build(entries, opts, &KeyHash, nullptr, compression));
     h_.WrapReads([this](std::unique_ptr<FSRandomAccessFile> f) {
       return std::unique_ptr<FSRandomAccessFile>(
           new DiskLikeFile(std::move(f), &slow_, &asked_));
@@ -1313,6 +1314,52 @@ TEST(TableTest, PreparedInlineBatchWithoutMmapAsksForHomeSlots) {
       EXPECT_EQ(asked[i].second, table.paging().width) << i;
     }
     ASSERT_NO_FATAL_FAILURE(d.CheckEveryKth(97));
+  }
+}
+
+// The same for log files: each key asks for the block of its entry (the
+// index, read at open, names it), compressed or not.
+TEST(TableTest, PreparedLogBatchWithoutMmapAsksForEntryBlocks) {
+  for (CompressionType c : {kNoCompression, kLZ4Compression}) {
+    if (c != kNoCompression && !CanCompress(c)) continue;
+    SCOPED_TRACE(c == kNoCompression ? "raw blocks" : "LZ4 blocks");
+    RobinHoodTableOptions opts;
+    opts.page_layout = false;
+    DiskLikeTable d;
+    // Values of one byte repeated: compressible, so the LZ4 file keeps
+    // its log.
+    ASSERT_NO_FATAL_FAILURE(d.Open(RandomPuts(5000, 16, 400, 29), opts, c));
+    const LogLayout* log = ViewOf(d.reader()).layout().AsLog();
+    ASSERT_NE(log, nullptr);
+    ASSERT_EQ(log->blocks().Get(0).compressed(), c != kNoCompression);
+    EXPECT_TRUE(d.Prepare(d.keys()).empty());
+    ASSERT_NO_FATAL_FAILURE(d.ReadTwoTimedKeysSlowly());
+    // Where each untimed key's lookup finds its entry: that block, whole.
+    std::vector<std::pair<uint64_t, size_t>> expected;
+    for (const auto& k : d.keys()) {
+      if (d.Timed(k)) continue;
+      std::string buf;
+      EntryRef at;
+      bool found = false;
+      ASSERT_OK(log->FindNewest(k, ViewOf(d.reader()).Hash(k), false, &buf,
+                                &at, &found));
+      ASSERT_TRUE(found);
+      const BlockLocation loc = log->blocks().Get(at.block);
+      expected.emplace_back(loc.file_offset,
+                            loc.contents_bytes + kTrailerSize);
+    }
+    const RecordingFile::Reads asked = d.Prepare(d.keys());
+    ASSERT_EQ(asked.size(), expected.size());
+    for (size_t i = 0; i < asked.size(); ++i) {
+      EXPECT_EQ(asked[i].first, expected[i].first) << i;
+      EXPECT_EQ(asked[i].second, expected[i].second) << i;
+    }
+    std::vector<std::string> absent;
+    for (int i = 0; i < 2000; ++i) {
+      absent.push_back("absent" + std::to_string(i));
+    }
+    EXPECT_LT(d.Prepare(absent).size(), 100u);
+    ASSERT_NO_FATAL_FAILURE(d.CheckEveryKth(7));
   }
 }
 
