@@ -202,28 +202,30 @@ void RobinHoodTableReader::AskForHomeOnDisk(const Slice& user_key,
   // keys' pages are not asked for: their Gets would time the asking, and
   // while it worked, stop it.
   if (!residency_.MostlyOnDisk() || Residency::Sampled(key_hash)) return;
+  // Prepare asks no filter (its Get does); a read from disk for a key the
+  // filter rules out is worth its probe, taken before the home is sought
+  // (a search of an index, for some layouts). But a mapped filter's page
+  // may be on disk too, and probing it here would wait on it, key after
+  // key: then both pages are asked for, a read wasted if the filter rules
+  // the key out.
+  bool filter_page_on_disk = false;
+  uint64_t filter_offset = 0;
+  size_t filter_n = 0;
+  if (!filtered && filter_.usable()) {
+    if (mmap() && filter_.hashed()) {
+      filter_.PageInFile(key_hash, &filter_offset, &filter_n);
+      filter_page_on_disk = !file().Resident(filter_offset, filter_n);
+    }
+    bool may = true;
+    if (!filter_page_on_disk &&
+        (!filter_.KeyMayMatch(user_key, key_hash, &may).ok() || !may)) {
+      return;
+    }
+  }
   uint64_t offset = 0;
   size_t n = 0;
   if (!layout_->HomeInFile(user_key, hash, hint, &offset, &n)) return;
-  if (!filtered && filter_.usable()) {
-    // Prepare asks no filter (its Get does); a read from disk for a key the
-    // filter rules out is worth its probe. But a mapped filter's page may
-    // be on disk too, and probing it here would wait on it, key after key:
-    // then both pages are asked for, a read wasted if the filter rules the
-    // key out.
-    if (mmap() && filter_.hashed()) {
-      uint64_t filter_offset = 0;
-      size_t filter_n = 0;
-      filter_.PageInFile(key_hash, &filter_offset, &filter_n);
-      if (!file().Resident(filter_offset, filter_n)) {
-        file().AskFor(filter_offset, filter_n);
-        file().AskFor(offset, n);
-        return;
-      }
-    }
-    bool may = true;
-    if (!filter_.KeyMayMatch(user_key, key_hash, &may).ok() || !may) return;
-  }
+  if (filter_page_on_disk) file().AskFor(filter_offset, filter_n);
   file().AskFor(offset, n);
 }
 
