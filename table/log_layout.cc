@@ -52,22 +52,25 @@ void LogLayout::PrefetchAfterHome(const Slice& /*user_key*/, uint64_t hash,
                                   Hint /*hint*/) const {
   // With mmap the first candidate entry is addressable: bring it in too.
   if (!view_->mmap()) return;
-  const uint64_t log_bytes = meta_.log_logical_bytes;
-  const char* mapping = view_->file().mapping().data();
-  index_.Probe(hash, [&](uint64_t address) {
-    if (address < log_bytes) __builtin_prefetch(mapping + FileOffsetOf(address));
-    return true;
-  });
+  const uint64_t address = FirstCandidate(hash);
+  if (address < meta_.log_logical_bytes) {
+    __builtin_prefetch(view_->file().mapping().data() + FileOffsetOf(address));
+  }
 }
 
-bool LogLayout::HomeInFile(const Slice& /*user_key*/, uint64_t hash,
-                           Hint /*hint*/, uint64_t* offset,
-                           size_t* n) const {
+uint64_t LogLayout::FirstCandidate(uint64_t hash) const {
   uint64_t first = meta_.log_logical_bytes;
   index_.Probe(hash, [&](uint64_t address) {
     first = address;
     return true;
   });
+  return first;
+}
+
+bool LogLayout::HomeInFile(const Slice& /*user_key*/, uint64_t hash,
+                           Hint /*hint*/, uint64_t* offset,
+                           size_t* n) const {
+  const uint64_t first = FirstCandidate(hash);
   // No candidate, or a damaged slot (which the lookup reports).
   if (first >= meta_.log_logical_bytes) return false;
   const BlockLocation loc = blocks_.Get(blocks_.Find(first));

@@ -62,6 +62,10 @@ class LogLayout : public Layout {
                     CachedBlock* pin = nullptr) const;
 
  private:
+  // The log address of the first entry the index names for `hash`: a
+  // lookup's first read. The log's size if there is none, or the slot is
+  // damaged (which the lookup reports).
+  uint64_t FirstCandidate(uint64_t hash) const;
   // The file offset of log address `address` (the log's end past it).
   uint64_t FileOffsetOf(uint64_t address) const;
 
