@@ -139,18 +139,22 @@ inline bool ParseCanon(const std::string& key, const std::string& value,
 class History {
  public:
   explicit History(int groups) : groups_(groups) {
-    for (auto& h : groups_) h.push_back({0, ""});
+    for (auto& h : groups_) h.push_back({0, "", false});
   }
 
   int groups() const { return static_cast<int>(groups_.size()); }
 
   // The writer calls this after each write, with the DB's latest sequence
-  // number, which is then the write's own (one writer).
+  // number, which is then the write's own (one writer); `ingested` when the
+  // write was a file ingestion.
   void Record(SequenceNumber seq,
-              const std::vector<std::pair<int, std::string>>& changes) {
+              const std::vector<std::pair<int, std::string>>& changes,
+              bool ingested = false) {
     {
       std::unique_lock<std::shared_mutex> lock(mu_);
-      for (const auto& c : changes) groups_[c.first].push_back({seq, c.second});
+      for (const auto& c : changes) {
+        groups_[c.first].push_back({seq, c.second, ingested});
+      }
     }
     recorded_.store(seq, std::memory_order_release);
   }
@@ -193,13 +197,52 @@ class History {
     return out;
   }
 
+  // The canon at `seq` as a read sees it whose view of the files predates
+  // every ingestion after `since`: RocksDB takes a read's SuperVersion
+  // before its sequence number (DBImpl::NewIteratorImpl, MultiCFSnapshot,
+  // GetImpl), so a read without a snapshot that an ingestion overtakes
+  // between the two misses the ingested file yet sees the writes made
+  // after it to the memtable both versions share. Writes after a skipped
+  // ingestion are replayed as the operations they were.
+  std::string AtWithout(int g, SequenceNumber seq,
+                        SequenceNumber since) const {
+    std::shared_lock<std::shared_mutex> lock(mu_);
+    const auto& h = groups_[g];
+    if (h.empty() || h.front().seq > seq) return "<pruned>";
+    std::string canon;
+    bool skipped = false;
+    for (const Entry& e : h) {
+      if (e.seq > seq) break;
+      if (e.ingested && e.seq > since) {
+        skipped = true;
+      } else {
+        canon = skipped ? Apply(canon, e.canon) : e.canon;
+      }
+    }
+    return canon;
+  }
+
+  // Whether any of groups [first, last) took an ingested file within
+  // (lo, hi].
+  bool IngestedWithin(int first, int last, SequenceNumber lo,
+                      SequenceNumber hi) const {
+    std::shared_lock<std::shared_mutex> lock(mu_);
+    for (int g = first; g < last; g++) {
+      for (const Entry& e : groups_[g]) {
+        if (e.ingested && e.seq > lo && e.seq <= hi) return true;
+      }
+    }
+    return false;
+  }
+
   // The last few changes of group g, for failure messages.
   std::string Describe(int g) const {
     std::shared_lock<std::shared_mutex> lock(mu_);
     const auto& h = groups_[g];
     std::string out;
     for (size_t i = h.size() > 8 ? h.size() - 8 : 0; i < h.size(); i++) {
-      out += " @" + std::to_string(h[i].seq) + "=\"" + h[i].canon + "\"";
+      out += " @" + std::to_string(h[i].seq) + (h[i].ingested ? "(ingest)" : "") +
+             "=\"" + h[i].canon + "\"";
     }
     return out;
   }
@@ -219,7 +262,19 @@ class History {
   struct Entry {
     SequenceNumber seq;
     std::string canon;
+    bool ingested;
   };
+
+  // `base` after the write that turned some canon into `after`: a Put or
+  // a deletion replaces it, a merge operand (the last part) joins it.
+  static std::string Apply(const std::string& base, const std::string& after) {
+    if (after.empty()) return after;
+    const size_t comma = after.rfind(',');
+    const std::string last =
+        comma == std::string::npos ? after : after.substr(comma + 1);
+    if (last[0] == 'P' || base.empty()) return last;
+    return base + "," + last;
+  }
 
   std::string AtLocked(int g, SequenceNumber seq) const {
     const auto& h = groups_[g];
