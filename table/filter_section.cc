@@ -254,6 +254,7 @@ Status FilterSection::Init(const Slice& contents, uint64_t offset,
     const char* why = nullptr;
     if (!hash_filter_.Init(filter_, checked, &why)) return bad(why);
     hashed_ = true;
+    seen_resident_.Reset(filter_size / kPageBytes + 1);
   } else if (name_ == BuiltinName()) {
     reader_.reset(BuiltinFilterPolicy::GetBuiltinFilterBitsReader(filter_));
   }
@@ -261,12 +262,10 @@ Status FilterSection::Init(const Slice& contents, uint64_t offset,
 }
 
 Status FilterSection::Damaged(uint64_t hash) const {
-  const uint64_t page = hash_filter_.PageOffsetOf(hash);
   return CorruptionAt(file_, "filter",
                       "checksum mismatch in page " +
-                          std::to_string(page / (kHashFilterPageBlocks *
-                                                 kHashFilterBlockBytes)),
-                      filter_offset_ + page);
+                          std::to_string(PageOf(hash)),
+                      filter_offset_ + hash_filter_.PageOffsetOf(hash));
 }
 
 bool FilterSection::BuiltinMayMatch(const Slice& user_key) const {

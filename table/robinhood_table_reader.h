@@ -121,6 +121,10 @@ class RobinHoodTableReader : public TableReader, private TableView {
   uint64_t KeyHashOf(const Slice& user_key, uint64_t hash) const {
     return hash_is_key_hash_ ? hash : Hash(user_key);
   }
+  // REQUIRES: mmap() and a hashed filter. Whether the page a probe of
+  // `key_hash` reads is not in memory, and where it lies in the file.
+  bool FilterPageOnDisk(uint64_t key_hash, uint64_t* offset,
+                        size_t* n) const;
   // For a batch whose homes may be on disk: asks the kernel for the home
   // of `user_key` (layout hash `hash`, KeyHash `key_hash`; `hint`:
   // PrefetchHome's), if its pages are not in memory (residency.h).

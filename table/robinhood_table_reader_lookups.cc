@@ -121,8 +121,9 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
     for (int n = 0; n < k; ++n) {
       uint64_t offset = 0;
       size_t bytes = 0;
-      filter_.PageInFile(key_hashes[n], &offset, &bytes);
-      file().AskFor(offset, bytes);
+      if (FilterPageOnDisk(key_hashes[n], &offset, &bytes)) {
+        file().AskFor(offset, bytes);
+      }
     }
   }
   Status damaged[MultiGetContext::MAX_BATCH_SIZE];
@@ -213,8 +214,8 @@ void RobinHoodTableReader::AskForHomeOnDisk(const Slice& user_key,
   size_t filter_n = 0;
   if (!filtered && filter_.usable()) {
     if (mmap() && filter_.hashed()) {
-      filter_.PageInFile(key_hash, &filter_offset, &filter_n);
-      filter_page_on_disk = !file().Resident(filter_offset, filter_n);
+      filter_page_on_disk =
+          FilterPageOnDisk(key_hash, &filter_offset, &filter_n);
     }
     bool may = true;
     if (!filter_page_on_disk &&
@@ -227,6 +228,16 @@ void RobinHoodTableReader::AskForHomeOnDisk(const Slice& user_key,
   if (!layout_->HomeInFile(user_key, hash, hint, &offset, &n)) return;
   if (filter_page_on_disk) file().AskFor(filter_offset, filter_n);
   file().AskFor(offset, n);
+}
+
+bool RobinHoodTableReader::FilterPageOnDisk(uint64_t key_hash,
+                                            uint64_t* offset,
+                                            size_t* n) const {
+  if (filter_.PageSeenResident(key_hash)) return false;
+  filter_.PageInFile(key_hash, offset, n);
+  if (!file().Resident(*offset, *n)) return true;
+  filter_.NotePageResident(key_hash);
+  return false;
 }
 
 Status RobinHoodTableReader::TimedGet(const ParsedInternalKey& target,

@@ -31,6 +31,12 @@ class VerifiedBits {
     assert(i / 64 < words_);
     bits_[i / 64].fetch_or(uint64_t{1} << (i % 64), std::memory_order_relaxed);
   }
+  // Unsets every bit; safe beside Test and Set on other threads.
+  void Clear() const {
+    for (uint64_t w = 0; w < words_; ++w) {
+      bits_[w].store(0, std::memory_order_relaxed);
+    }
+  }
   size_t MemoryUsage() const { return words_ * sizeof(uint64_t); }
 
  private:

@@ -148,6 +148,48 @@ TEST(FilterSectionTest, HashFilterSizeAndRate) {
   }
 }
 
+// A batch past memory asks mincore about a mapped filter's page once:
+// the reader notes a page seen in memory by the hash that reads it, for
+// every hash that reads that page, until it forgets them all.
+TEST(FilterSectionTest, PagesSeenResidentUntilForgotten) {
+  const std::string s = Build("hashbloom:10", 100000, 0);  // 31 pages
+  FilterSection f;
+  ASSERT_OK(f.Init(s, 0, /*in_place=*/true, "t.sst"));
+  uint64_t page_bytes = 0;
+  auto page = [&](uint64_t hash) {
+    uint64_t offset = 0;
+    size_t n = 0;
+    f.PageInFile(hash, &offset, &n);
+    page_bytes = n;
+    return offset / n;
+  };
+  std::mt19937_64 rng(11);
+  const uint64_t noted = rng();
+  EXPECT_FALSE(f.PageSeenResident(noted));
+  f.NotePageResident(noted);
+  EXPECT_TRUE(f.PageSeenResident(noted));
+  int same = 0, other = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const uint64_t h = rng();
+    if (page(h) == page(noted)) {
+      EXPECT_TRUE(f.PageSeenResident(h));
+      same++;
+    } else {
+      EXPECT_FALSE(f.PageSeenResident(h));
+      other++;
+    }
+  }
+  EXPECT_EQ(page_bytes, 4096u);
+  EXPECT_GT(same, 20);
+  EXPECT_GT(other, 1000);
+  // Forgotten within 65,536 questions.
+  bool forgotten = false;
+  for (int i = 0; i < 65536 && !forgotten; ++i) {
+    forgotten = !f.PageSeenResident(noted);
+  }
+  EXPECT_TRUE(forgotten);
+}
+
 // A bounded builder writes the filter from its hashes sorted on disk,
 // block after block: the same bytes as built whole in memory.
 TEST(FilterSectionTest, HashFilterSpilledIsTheSame) {
