@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -1163,6 +1165,165 @@ TEST(TableTest, PreparedBatchAsksForPagesOnDisk) {
   cleanup();
   for (const auto& k : keys) {
     ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), entries, k, kMaxSequenceNumber));
+  }
+}
+
+// A mapped file's filter is read in place, so past memory a prepared
+// key's filter page may be on disk too: probing it would wait on the disk
+// key after key, so the reader asks for the page and the key's home
+// together, without the probe. Keys the file does not hold then have their
+// homes asked for, one key a filter page; a key whose filter page was seen
+// in memory is probed, and ruled out, and its home is not read.
+TEST(TableTest, PreparedBatchAsksForFilterPagesOnDisk) {
+  // About 35 MiB of 4 KiB pages of entries, then a filter of 2.4 MB (64
+  // bits a key), larger than the 2 MiB folios the page cache may keep it
+  // in: a folio mapped in is never dropped.
+  const Entries entries = RandomPuts(300000, 16, 100, 23);
+  RobinHoodTableOptions options;
+  options.filter_policy = "hashbloom:64";
+  Harness h(true);
+  ASSERT_OK(h.Build(entries, options));
+  auto clock = std::make_shared<SlowClock>();
+  h.SetClock(clock.get());
+  std::unique_ptr<TableReader> t;
+  ASSERT_OK(h.Open(&t));
+  const TableView& view = ViewOf(t.get());
+  ASSERT_NE(view.layout().AsPaged(), nullptr);
+  ASSERT_TRUE(view.filter().hashed());
+  std::vector<std::string> keys;
+  for (const auto& e : entries) keys.push_back(ExtractUserKey(e.first).ToString());
+  // The page index comes in with a first Get; two timed ones as slow as a
+  // disk turn the asking on (PreparedBatchAsksForPagesOnDisk). They skip
+  // the filter, which they would map in.
+  auto get = [&](const std::string& key) {
+    PinnableSlice value;
+    SequenceNumber max_covering = 0;
+    MergeContext merge_context;
+    GetContext ctx(BytewiseComparator(), nullptr, nullptr, nullptr,
+                   GetContext::kNotFound, key, &value, nullptr, nullptr,
+                   &merge_context, true, &max_covering,
+                   SystemClock::Default().get());
+    ASSERT_OK(t->Get(ReadOptions(), IKey(key, kMaxSequenceNumber,
+                                         kValueTypeForSeek),
+                     &ctx, nullptr, /*skip_filters=*/true));
+    ASSERT_EQ(ctx.State(), GetContext::kFound);
+  };
+  ASSERT_NO_FATAL_FAILURE(get(keys.back()));
+  clock->slow = true;
+  int timed = 0;
+  for (size_t i = keys.size(); i-- > 0 && timed < 2;) {
+    if (Residency::Sampled(view.Hash(keys[i]))) {
+      ASSERT_NO_FATAL_FAILURE(get(keys[i]));
+      timed++;
+    }
+  }
+  clock->slow = false;
+  ASSERT_EQ(timed, 2);
+
+  // Out of the page cache, all but what the reader has mapped in.
+  const int fd = open(h.path().c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  struct stat st;
+  ASSERT_EQ(fstat(fd, &st), 0);
+  const size_t size = static_cast<size_t>(st.st_size);
+  fsync(fd);
+  posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  const char* map = static_cast<const char*>(
+      mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0));
+  ASSERT_NE(map, MAP_FAILED);
+  auto cleanup = [&] {
+    munmap(const_cast<char*>(map), size);
+    close(fd);
+  };
+  auto resident = [&](uint64_t offset, size_t n) {
+    return PagesResident(map + offset, n);
+  };
+  // Keys the file does not hold (each sorts just after one it does) whose
+  // homes, in the file's first 4 MiB (away from where the reader has
+  // read), are on disk: some whose filter pages are on disk too, one a
+  // page, and some whose filter pages are in memory and rule them out.
+  const uint64_t checked = uint64_t{4} << 20;
+  struct Absent {
+    std::string key;
+    uint64_t home, home_n, filter, filter_n;
+  };
+  std::vector<Absent> on_disk;
+  std::vector<Absent> filter_in_memory;
+  std::set<uint64_t> filter_pages;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    Absent a;
+    a.key = keys[i] + std::string(1, '\0');
+    const uint64_t key_hash = view.Hash(a.key);
+    if (Residency::Sampled(key_hash)) continue;
+    const uint64_t hash = view.layout().HashOf(a.key);
+    size_t home_n = 0, filter_n = 0;
+    if (!view.layout().HomeInFile(a.key, hash,
+                                  view.layout().PrefetchHome(a.key, hash),
+                                  &a.home, &home_n)) {
+      continue;
+    }
+    if (a.home + home_n > checked) break;
+    if (resident(a.home, home_n)) continue;
+    a.home_n = home_n;
+    view.filter().PageInFile(key_hash, &a.filter, &filter_n);
+    a.filter_n = filter_n;
+    // Those asked for in the first half, the others in the second: a
+    // read may bring in pages around the one asked for.
+    if (a.home < checked / 2) {
+      if (on_disk.size() < 200 && !resident(a.filter, filter_n) &&
+          filter_pages.insert(a.filter).second) {
+        on_disk.push_back(a);
+      }
+    } else if (filter_in_memory.size() < 20 && resident(a.filter, filter_n)) {
+      bool may = true;
+      ASSERT_OK(view.filter().KeyMayMatch(a.key, key_hash, &may));
+      if (!may) filter_in_memory.push_back(a);
+    }
+  }
+  if (on_disk.size() < 5 || filter_in_memory.empty()) {
+    cleanup();
+    GTEST_SKIP() << "the kernel kept the file's pages (" << on_disk.size()
+                 << " filter pages on disk)";
+  }
+  // The keys whose filter pages are in memory first: they are probed and
+  // ruled out, and nothing of theirs is read.
+  for (const Absent& a : filter_in_memory) {
+    t->Prepare(IKey(a.key, kMaxSequenceNumber, kValueTypeForSeek));
+  }
+  // A read the kernel starts for one page may bring in its neighbours, a
+  // later key's filter page among them, which that key then probes: only
+  // the keys whose filter page was on disk just before their Prepare
+  // count.
+  std::vector<Absent> asked_for;
+  for (const Absent& a : on_disk) {
+    const bool filter_on_disk = !resident(a.filter, a.filter_n);
+    t->Prepare(IKey(a.key, kMaxSequenceNumber, kValueTypeForSeek));
+    if (filter_on_disk) asked_for.push_back(a);
+  }
+  ASSERT_GE(asked_for.size(), on_disk.size() / 2);
+  size_t missing = asked_for.size();
+  for (int i = 0; i < 500 && missing > 0; ++i) {
+    missing = 0;
+    for (const Absent& a : asked_for) {
+      missing += resident(a.filter, a.filter_n) && resident(a.home, a.home_n)
+                     ? 0
+                     : 1;
+    }
+    if (missing > 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  // One may have come in between the check and the reader's.
+  EXPECT_LE(missing, asked_for.size() / 20)
+      << "of " << asked_for.size() << " keys' filter pages and homes asked for";
+  size_t read = 0;
+  for (const Absent& a : filter_in_memory) {
+    read += resident(a.home, a.home_n) ? 1 : 0;
+  }
+  EXPECT_LE(read, filter_in_memory.size() / 4)
+      << "homes read of keys the filter ruled out";
+  cleanup();
+  for (const Absent& a : on_disk) {
+    ASSERT_NO_FATAL_FAILURE(
+        CheckGet(t.get(), entries, a.key, kMaxSequenceNumber));
   }
 }
 
