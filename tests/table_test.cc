@@ -121,7 +121,8 @@ GetContext::GetState Expected(const Entries& model, const std::string& user_key,
 }
 
 void CheckGet(TableReader* table, const Entries& model,
-              const std::string& user_key, SequenceNumber snap) {
+              const std::string& user_key, SequenceNumber snap,
+              bool skip_filters = false) {
   PinnableSlice value;
   SequenceNumber max_covering = 0;
   MergeContext merge_context;
@@ -131,7 +132,7 @@ void CheckGet(TableReader* table, const Entries& model,
                  SystemClock::Default().get());
   ReadOptions ro;
   ASSERT_OK(table->Get(ro, IKey(user_key, snap, kValueTypeForSeek), &ctx,
-                       nullptr));
+                       nullptr, skip_filters));
   std::string expected_value;
   auto expected = Expected(model, user_key, snap, &expected_value);
   ASSERT_EQ(ctx.State(), expected) << Slice(user_key).ToString(true) << "@"
@@ -1062,6 +1063,36 @@ class SlowClock : public SystemClockWrapper {
   std::atomic<uint64_t> offset_{0};
 };
 
+// A file put out of the page cache, all but what a reader has mapped in
+// (its dirty pages written first), and its first `bytes` (0: all) mapped
+// here to see which pages come back.
+class EvictedFile {
+ public:
+  explicit EvictedFile(const std::string& path, size_t bytes = 0) {
+    fd_ = open(path.c_str(), O_RDONLY);
+    struct stat st;
+    if (fd_ < 0 || fstat(fd_, &st) != 0) return;
+    bytes_ = bytes != 0 ? bytes : static_cast<size_t>(st.st_size);
+    fsync(fd_);
+    posix_fadvise(fd_, 0, 0, POSIX_FADV_DONTNEED);
+    void* m = mmap(nullptr, bytes_, PROT_READ, MAP_SHARED, fd_, 0);
+    if (m != MAP_FAILED) map_ = static_cast<const char*>(m);
+  }
+  ~EvictedFile() {
+    if (map_ != nullptr) munmap(const_cast<char*>(map_), bytes_);
+    if (fd_ >= 0) close(fd_);
+  }
+  bool ok() const { return map_ != nullptr; }
+  bool Resident(uint64_t offset, size_t n) const {
+    return PagesResident(map_ + offset, n);
+  }
+
+ private:
+  int fd_ = -1;
+  size_t bytes_ = 0;
+  const char* map_ = nullptr;
+};
+
 // A batch whose pages are on disk (RocksDB's compacted DB prepares every
 // key before the first Get) asks the kernel for them (residency.h): after
 // Prepare alone, no Get, the pages that hold the entries are in memory,
@@ -1079,21 +1110,12 @@ TEST(TableTest, PreparedBatchAsksForPagesOnDisk) {
   // last 4 MiB: a fault on a mapping reads the device's readahead around
   // it (8 MiB here).
   const size_t checked = size_t{4} << 20;
-  const int fd = open(h.path().c_str(), O_RDONLY);
-  ASSERT_GE(fd, 0);
-  fsync(fd);  // dirty pages stay
-  posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-  const char* map = static_cast<const char*>(
-      mmap(nullptr, checked, PROT_READ, MAP_SHARED, fd, 0));
-  ASSERT_NE(map, MAP_FAILED);
-  auto cleanup = [&] {
-    munmap(const_cast<char*>(map), checked);
-    close(fd);
-  };
+  EvictedFile file(h.path(), checked);
+  ASSERT_TRUE(file.ok());
   auto resident_pages = [&] {
     size_t n = 0;
     for (size_t off = 0; off < checked; off += 4096) {
-      n += PagesResident(map + off, 1) ? 1 : 0;
+      n += file.Resident(off, 1) ? 1 : 0;
     }
     return n;
   };
@@ -1122,7 +1144,6 @@ TEST(TableTest, PreparedBatchAsksForPagesOnDisk) {
       CheckGet(t.get(), entries, keys.back(), kMaxSequenceNumber));
   const size_t total = checked / 4096;
   if (resident_pages() > total / 4) {
-    cleanup();
     GTEST_SKIP() << "the kernel kept the file's pages";
   }
   // Nothing is asked for before timed Gets have read from disk.
@@ -1157,12 +1178,11 @@ TEST(TableTest, PreparedBatchAsksForPagesOnDisk) {
   for (int i = 0; i < 500 && missing > 0; ++i) {
     missing = 0;
     for (size_t off : asked) {
-      missing += PagesResident(map + off, paged->page_bytes()) ? 0 : 1;
+      missing += file.Resident(off, paged->page_bytes()) ? 0 : 1;
     }
     if (missing > 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   EXPECT_EQ(missing, 0u) << "of " << asked.size() << " pages asked for";
-  cleanup();
   for (const auto& k : keys) {
     ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), entries, k, kMaxSequenceNumber));
   }
@@ -1196,17 +1216,7 @@ TEST(TableTest, PreparedBatchAsksForFilterPagesOnDisk) {
   // disk turn the asking on (PreparedBatchAsksForPagesOnDisk). They skip
   // the filter, which they would map in.
   auto get = [&](const std::string& key) {
-    PinnableSlice value;
-    SequenceNumber max_covering = 0;
-    MergeContext merge_context;
-    GetContext ctx(BytewiseComparator(), nullptr, nullptr, nullptr,
-                   GetContext::kNotFound, key, &value, nullptr, nullptr,
-                   &merge_context, true, &max_covering,
-                   SystemClock::Default().get());
-    ASSERT_OK(t->Get(ReadOptions(), IKey(key, kMaxSequenceNumber,
-                                         kValueTypeForSeek),
-                     &ctx, nullptr, /*skip_filters=*/true));
-    ASSERT_EQ(ctx.State(), GetContext::kFound);
+    CheckGet(t.get(), entries, key, kMaxSequenceNumber, /*skip_filters=*/true);
   };
   ASSERT_NO_FATAL_FAILURE(get(keys.back()));
   clock->slow = true;
@@ -1221,22 +1231,10 @@ TEST(TableTest, PreparedBatchAsksForFilterPagesOnDisk) {
   ASSERT_EQ(timed, 2);
 
   // Out of the page cache, all but what the reader has mapped in.
-  const int fd = open(h.path().c_str(), O_RDONLY);
-  ASSERT_GE(fd, 0);
-  struct stat st;
-  ASSERT_EQ(fstat(fd, &st), 0);
-  const size_t size = static_cast<size_t>(st.st_size);
-  fsync(fd);
-  posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-  const char* map = static_cast<const char*>(
-      mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0));
-  ASSERT_NE(map, MAP_FAILED);
-  auto cleanup = [&] {
-    munmap(const_cast<char*>(map), size);
-    close(fd);
-  };
+  EvictedFile file(h.path());
+  ASSERT_TRUE(file.ok());
   auto resident = [&](uint64_t offset, size_t n) {
-    return PagesResident(map + offset, n);
+    return file.Resident(offset, n);
   };
   // Keys the file does not hold (each sorts just after one it does) whose
   // homes, in the file's first 4 MiB (away from where the reader has
@@ -1281,7 +1279,6 @@ TEST(TableTest, PreparedBatchAsksForFilterPagesOnDisk) {
     }
   }
   if (on_disk.size() < 5 || filter_in_memory.empty()) {
-    cleanup();
     GTEST_SKIP() << "the kernel kept the file's pages (" << on_disk.size()
                  << " filter pages on disk)";
   }
@@ -1320,7 +1317,6 @@ TEST(TableTest, PreparedBatchAsksForFilterPagesOnDisk) {
   }
   EXPECT_LE(read, filter_in_memory.size() / 4)
       << "homes read of keys the filter ruled out";
-  cleanup();
   for (const Absent& a : on_disk) {
     ASSERT_NO_FATAL_FAILURE(
         CheckGet(t.get(), entries, a.key, kMaxSequenceNumber));
