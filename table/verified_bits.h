@@ -3,7 +3,8 @@
 // entries (paged_layout.h), a bit each. With mmap the file is memory, as RocksDB's block cache is, so a
 // unit whose checksum held once is trusted after; readers on several
 // threads set and test bits without a lock (a unit checked twice costs a
-// second check, never a wrong answer).
+// second check, never a wrong answer). A filter keeps its pages seen in
+// memory the same way (filter_section.h).
 #pragma once
 
 #include <atomic>
