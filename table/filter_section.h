@@ -151,7 +151,7 @@ class FilterSection {
   // memory asks for it as for its homes (residency.h).
   void PageInFile(uint64_t hash, uint64_t* offset, size_t* n) const {
     *offset = filter_offset_ + hash_filter_.PageOffsetOf(hash);
-    *n = kHashFilterPageBlocks * kHashFilterBlockBytes;
+    *n = kPageBytes;
   }
   // REQUIRES: hashed(). Whether the page a probe of `hash` reads was
   // seen in memory, and noting that it was. A batch past memory then asks
