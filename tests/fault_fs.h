@@ -83,6 +83,30 @@ class FaultFS : public FileSystemWrapper {
     if (verbose_.load()) fprintf(stderr, "FaultFS: %s\n", what.c_str());
   }
   bool skip_syncs() const { return skip_syncs_.load(); }
+  // Counts the bytes that reads return from the SST files of directory
+  // `dir` (from now on; empty: none), for tests of how much a job reads.
+  void CountSstReadsIn(const std::string& dir) {
+    std::lock_guard<std::mutex> lock(mu_);
+    counted_dir_ = dir.empty() || dir.back() == '/' ? dir : dir + "/";
+    sst_bytes_read_.store(0);
+    counting_.store(!dir.empty());
+  }
+  uint64_t sst_bytes_read() const { return sst_bytes_read_.load(); }
+  void NoteRead(const std::string& fname, const IOStatus& s,
+                const Slice& data) {
+    if (!counting_.load(std::memory_order_relaxed) || !s.ok() || data.empty()) {
+      return;
+    }
+    static const std::string kSst = ".sst";
+    std::lock_guard<std::mutex> lock(mu_);
+    if (counted_dir_.empty() || fname.size() < counted_dir_.size() + kSst.size() ||
+        fname.compare(0, counted_dir_.size(), counted_dir_) != 0 ||
+        fname.find('/', counted_dir_.size()) != std::string::npos ||
+        fname.compare(fname.size() - kSst.size(), kSst.size(), kSst) != 0) {
+      return;
+    }
+    sst_bytes_read_ += data.size();
+  }
 
   // Whether a call `op` on `fname` fails now and how; for reads, `pick`
   // gets a random number to choose which byte to damage, and `data` is
@@ -266,6 +290,7 @@ class FaultFS : public FileSystemWrapper {
                   IODebugContext* dbg) const override {
       // Read first, so a rule can choose reads by what they return.
       IOStatus s = target()->Read(offset, n, o, result, scratch, dbg);
+      fs_->NoteRead(name_, s, *result);
       Effect e;
       uint64_t pick;
       std::string where;
@@ -320,6 +345,7 @@ class FaultFS : public FileSystemWrapper {
     IOStatus Read(size_t n, const IOOptions& o, Slice* result, char* scratch,
                   IODebugContext* dbg) override {
       IOStatus s = target()->Read(n, o, result, scratch, dbg);
+      fs_->NoteRead(name_, s, *result);
       Effect e;
       uint64_t pick;
       std::string where;
@@ -336,6 +362,7 @@ class FaultFS : public FileSystemWrapper {
                             Slice* result, char* scratch,
                             IODebugContext* dbg) override {
       IOStatus s = target()->PositionedRead(offset, n, o, result, scratch, dbg);
+      fs_->NoteRead(name_, s, *result);
       Effect e;
       uint64_t pick;
       std::string where;
@@ -377,6 +404,9 @@ class FaultFS : public FileSystemWrapper {
   std::mutex mu_;
   std::vector<Armed> rules_;
   std::atomic<uint64_t> fired_{0};
+  std::string counted_dir_;  // guarded by mu_
+  std::atomic<uint64_t> sst_bytes_read_{0};
+  std::atomic<bool> counting_{false};
   std::atomic<bool> skip_syncs_{false};
   std::atomic<bool> verbose_{false};
 };
