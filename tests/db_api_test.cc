@@ -2,8 +2,9 @@
 // RobinHoodTable's files, through the public API only: merge operands read
 // back from files, a checkpoint opened as a DB, a column family exported
 // and imported, whole-file checksums, a row cache, wide-column entities,
-// integrated blob files, a secondary instance, backups, and iterators
-// that follow the DB (tailing, refreshed). Each over
+// integrated blob files, a secondary instance, backups, iterators that
+// follow the DB (tailing, refreshed), and the table properties RocksDB
+// reads through our reader. Each over
 // mmap reads on and off and the three table configurations of the
 // harness, against its model.
 #include <gtest/gtest.h>
@@ -466,6 +467,44 @@ TEST_P(RobinHoodDBApiTest, BackupOfUnchangedFilesReadsThemOnlyWithoutFileChecksu
   ASSERT_OK(Open());
   model_.clear();
   keys_.clear();
+}
+
+// What RocksDB reads of a file's properties through our reader: the
+// properties of the tables a key range overlaps, and an iterator's
+// table_filter, which skips whole files by them.
+TEST_P(RobinHoodDBApiTest, PropertiesInRangeAndTableFilter) {
+  for (int i = 0; i < 100; i++) Put(Key(i), Value(i, 0));
+  Flush();
+  for (int i = 100; i < 250; i++) Put(Key(i), Value(i, 0));
+  Flush();
+  ExpectOurTables();
+  const std::string lo = Key(10), hi = Key(50);
+  Range range(lo, hi);
+  TablePropertiesCollection in_range;
+  ASSERT_OK(db_->GetPropertiesOfTablesInRange(db_->DefaultColumnFamily(),
+                                              &range, 1, &in_range));
+  ASSERT_EQ(in_range.size(), 1u);
+  EXPECT_EQ(in_range.begin()->second->num_entries, 100u);
+  EXPECT_EQ(in_range.begin()->second->user_collected_properties.count(
+                kOurProperty),
+            1u);
+  ReadOptions ro;
+  int asked = 0;
+  ro.table_filter = [&asked](const TableProperties& p) {
+    asked++;
+    return p.num_entries != 100;
+  };
+  std::unique_ptr<Iterator> it(db_->NewIterator(ro));
+  int n = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next(), n++) {
+    ASSERT_EQ(it->key().ToString(), Key(100 + n));
+    ASSERT_EQ(it->value().ToString(), Value(100 + n, 0));
+  }
+  ASSERT_OK(it->status());
+  EXPECT_EQ(n, 150);
+  EXPECT_EQ(asked, 2);
+  it.reset();
+  VERIFY("after the filtered iterator");
 }
 
 // A tailing iterator (RocksDB's ForwardIterator, which makes its table
