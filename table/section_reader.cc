@@ -13,9 +13,22 @@ SectionReader::SectionReader(std::unique_ptr<RandomAccessFileReader>&& file,
       mmap_(mmap) {}
 
 Status SectionReader::Init() {
-  if (!mmap_) return Status::OK();
-  // With mmap the file system hands back a slice of the mapping.
-  Status s = compat::ReadAt(file(), 0, file_size_, &mapping_, nullptr);
+  if (!mmap_ || file_size_ == 0) return Status::OK();
+  // allow_mmap_reads says how the DB opens its files, not how this one
+  // was opened: RocksDB's repair opens them for positioned reads whatever
+  // the option says, and a read into no buffer then fails (EFAULT) or,
+  // on a file system that copies, crashes. A mapped file hands back a
+  // slice of its mapping and leaves the buffer alone; a file that puts
+  // the byte in the buffer is read with positioned reads.
+  char probe = 0;
+  Slice first;
+  Status s = compat::ReadAt(file(), 0, 1, &first, &probe);
+  if (!s.ok()) return s;
+  if (first.data() == &probe) {
+    mmap_ = false;
+    return Status::OK();
+  }
+  s = compat::ReadAt(file(), 0, file_size_, &mapping_, nullptr);
   if (s.ok() && mapping_.size() != file_size_) {
     return CorruptionAt(file_name(), "file",
                         "mapping shorter than the file size", 0);

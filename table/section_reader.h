@@ -22,7 +22,8 @@ class SectionReader {
   SectionReader(std::unique_ptr<RandomAccessFileReader>&& file,
                 uint64_t file_size, bool mmap);
 
-  // Maps the file (with mmap). Call once, before any read.
+  // Maps the file (with mmap, where the file system opened it mapped;
+  // otherwise mmap() turns false). Call once, before any read.
   Status Init();
 
   // Makes `*result` bytes [offset, offset + n): in place with mmap, else
@@ -72,7 +73,7 @@ class SectionReader {
   };
   const std::unique_ptr<SharedFile, Unref> file_;
   const uint64_t file_size_;
-  const bool mmap_;
+  bool mmap_;  // set for good by Init
   Slice mapping_;
 };
 

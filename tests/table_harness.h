@@ -167,6 +167,11 @@ class TableFile {
     write_options_ = options;
   }
 
+  // Later Opens open the file mapped or not whatever their `mmap` (which
+  // then only sets the reader's allow_mmap_reads), as RocksDB's repair
+  // opens a DB's files for positioned reads under any options.
+  void OpenFilesMapped(bool mapped) { file_mapped_ = mapped; }
+
   // Opens the file on disk, telling the reader it has `size` bytes (the
   // size on disk unless given): through the factory, or directly with a
   // swapped `hash` or a `largest_seqno` (TableReaderOptions' meaning).
@@ -179,7 +184,7 @@ class TableFile {
       if (!s.ok()) return s;
     }
     FileOptions fo;
-    fo.use_mmap_reads = mmap;
+    fo.use_mmap_reads = file_mapped_ < 0 ? mmap : file_mapped_ != 0;
     std::unique_ptr<FSRandomAccessFile> raf;
     Status s =
         ioptions_[mmap]->fs->NewRandomAccessFile(path_, fo, &raf, nullptr);
@@ -203,6 +208,7 @@ class TableFile {
  private:
   const std::string path_;
   const bool owned_;
+  int file_mapped_ = -1;  // as Open's mmap
   Wrap wrap_;
   WrapWrite wrap_writes_;
   FileOptions write_options_;

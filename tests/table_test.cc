@@ -597,6 +597,47 @@ INSTANTIATE_TEST_CASE_P(
              (std::get<1>(info.param) ? "_mmap" : "_pread");
     });
 
+// A reader told allow_mmap_reads whose file was opened for positioned
+// reads (RocksDB's repair opens a DB's files so under any options) reads
+// it with positioned reads: every layout, compressed or not, answers as
+// the model, where a read into no buffer used to fail every open.
+TEST(TableTest, MmapOptionOverAFileOpenedForPositionedReads) {
+  for (const char* name : {"inline_keyorder_hashbloom", "inline_varying",
+                           "paged_hashbloom", "versions", "snappy",
+                           "lz4_big_values"}) {
+    SCOPED_TRACE(name);
+    const Param* p = nullptr;
+    for (const Param& q : kParams) {
+      if (std::string(q.name) == name) p = &q;
+    }
+    ASSERT_NE(p, nullptr);
+    if (!CanCompress(p->compression)) continue;
+    std::mt19937_64 rng(p->keys * 31 + p->key_max);
+    Harness h(/*mmap=*/true);
+    h.OpenFilesMapped(false);
+    Entries model = Sorted(MakeEntries(*p, &rng), h.icmp());
+    RobinHoodTableOptions opts;
+    opts.log_block_size = p->block_size;
+    opts.sparse_index_interval = p->interval;
+    opts.inline_key_order = p->key_order != kHashOrder;
+    opts.filter_policy = p->filter;
+    ASSERT_OK(h.Build(model, opts, &KeyHash, nullptr, p->compression));
+    std::unique_ptr<TableReader> table;
+    ASSERT_OK(h.Open(&table));
+    EXPECT_FALSE(ViewOf(table.get()).mmap());
+    for (const auto& e : model) {
+      ParsedInternalKey parsed;
+      ASSERT_OK(ParseInternalKey(e.first, &parsed, false));
+      ASSERT_NO_FATAL_FAILURE(CheckGet(table.get(), model,
+                                       parsed.user_key.ToString(),
+                                       kMaxSequenceNumber));
+    }
+    CheckIterator(table.get(), model, h.icmp(), &rng);
+    ASSERT_OK(table->VerifyChecksum(ReadOptions(),
+                                    TableReaderCaller::kUncategorized));
+  }
+}
+
 // Type byte 0x40 (kZSTDNotFinalCompression before RocksDB 10.0) is zstd
 // data: written compressed, and read back, on every host.
 TEST(TableTest, ZstdUnderItsPre10TypeByte) {
