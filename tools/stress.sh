@@ -6,8 +6,10 @@
 # array, the log; Bloom and Ribbon filters; block caches of decompressed
 # blocks, some small enough to evict what iterators pin) and a db_stress
 # operation mix
-# (merges, range deletions, ingestion, MultiGet, iterators, snapshots,
-# compactions, checkpoints, reopens; the batched-snapshot mode on and off;
+# (merges, wide-column entities, range deletions, ingestion, MultiGet,
+# KeyMayExist, iterators checked against the expected state, snapshots,
+# compactions, approximate sizes, the live-file APIs, checkpoints,
+# reopens; the batched-snapshot mode on and off;
 # compactions through RocksDB's compaction service where the host has
 # one), four threads each. db_stress checks every read against its expected
 # state (or, batched, against the other keys of the same batch).
@@ -52,6 +54,9 @@ for arg in "$@"; do
   esac
 done
 [[ "$ops" =~ ^[1-9][0-9]*$ ]] || { echo "stress: --ops must be a positive number: $ops" >&2; exit 2; }
+# Each run's limit: runs of the default 12,000 operations a thread take 2
+# to 15 s here.
+run_limit=$(( 120 + ops / 40 ))
 
 . tools/stress_common.sh
 
@@ -123,8 +128,11 @@ while :; do
     t0=$(stress_now_ms)
     runs=$(( runs + 1 ))
     seed=$(( pass * 7919 + runs ))
+    # A run that stops reporting ends here: db_stress's threads wait at a
+    # reopen for one that left after a failed verification, forever.
     # shellcheck disable=SC2086
-    if "$DB_STRESS" --options_file="$dir/OPTIONS" --db="$dir/db" "${expected[@]}" \
+    if timeout --kill-after=10 "$run_limit" \
+         "$DB_STRESS" --options_file="$dir/OPTIONS" --db="$dir/db" "${expected[@]}" \
          --seed=$seed --ops_per_thread="$ops" $STRESS_COMMON $flags \
          > "$dir/log" 2>&1; then
       took=$(stress_secs_since "$t0")
@@ -144,8 +152,9 @@ while :; do
     else
       rc=$?
       failures=$(( failures + 1 ))
-      printf 'FAIL %-30s pass %d  %6s s  exit %d  kept: %s\n' "$name" "$pass" \
-        "$(stress_secs_since "$t0")" "$rc" "$dir"
+      printf 'FAIL %-30s pass %d  %6s s  exit %d%s  kept: %s\n' "$name" "$pass" \
+        "$(stress_secs_since "$t0")" "$rc" \
+        "$([ "$rc" -eq 124 ] && echo ", no end after $run_limit s")" "$dir"
       grep -v "Fail if OPTIONS file error" "$dir/log" |
         grep -m5 -iE "error|fail|corrupt|mismatch|assert|terminate" | sed 's/^/     /' || true
     fi
