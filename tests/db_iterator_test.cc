@@ -1,9 +1,11 @@
 // DB-level tests of ordered reads and unusual keys: iterators across files
-// and compactions, bounds, empty, binary and large keys and values, many
-// versions of one key; through the public API, against a std::map model
+// and compactions, bounds, prefix seeks, empty, binary and large keys and
+// values, many versions of one key; through the public API, against a
+// std::map model
 // (tests/db_harness.h), over mmap on/off and three table configurations.
 #include <gtest/gtest.h>
 
+#include "rocksdb/slice_transform.h"
 #include "tests/db_harness.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -42,6 +44,73 @@ TEST_P(RobinHoodDBTest, IteratorsAcrossSeveralFilesAndAfterCompaction) {
   VERIFY("L0 over L1");
   Reopen();
   VERIFY("after reopen");
+}
+
+// A column family with a prefix extractor (RocksDB's prefix seeks): our
+// files take no prefix filter and answer a seek in total order, so a
+// prefix seek sees its prefix's keys, whatever mode asks
+// (prefix_same_as_start, auto_prefix_mode with an upper bound), in files
+// and after compaction, and Get and MultiGet answer as without one.
+TEST_P(RobinHoodDBTest, PrefixSeeksWithAPrefixExtractor) {
+  Close();
+  options_.prefix_extractor.reset(NewFixedPrefixTransform(7));  // "key0012"
+  ASSERT_OK(Open());
+  for (int f = 0; f < 3; f++) {
+    for (int i = f; i < 3000; i += 3 + f) Put(Key(i), Value(i, f));
+    Flush();
+  }
+  for (int i = 0; i < 3000; i += 11) Delete(Key(i));
+  ExpectOurTables();
+  auto expect_prefix = [&](const std::string& target, int mode) {
+    const std::string prefix = target.substr(0, 7);
+    std::string next = prefix;
+    next.back()++;
+    ReadOptions ro;
+    Slice upper(next);
+    if (mode == 0) ro.prefix_same_as_start = true;
+    if (mode == 1) {
+      ro.auto_prefix_mode = true;
+      ro.iterate_upper_bound = &upper;
+    }
+    std::unique_ptr<Iterator> it(db_->NewIterator(ro));
+    std::vector<std::string> got, want;
+    for (it->Seek(target); it->Valid(); it->Next()) {
+      got.push_back(it->key().ToString() + "=" + it->value().ToString());
+    }
+    ASSERT_OK(it->status());
+    for (auto m = model_.lower_bound(target);
+         m != model_.end() && m->first.compare(0, 7, prefix) == 0; ++m) {
+      want.push_back(m->first + "=" + m->second);
+    }
+    EXPECT_EQ(got, want) << "mode " << mode << ", seek " << target;
+    if (mode == 0) {
+      // Backwards within the prefix, from its last key.
+      std::vector<std::string> back;
+      for (it->SeekForPrev(prefix + "\xff"); it->Valid(); it->Prev()) {
+        back.push_back(it->key().ToString());
+      }
+      ASSERT_OK(it->status());
+      std::vector<std::string> want_back;
+      for (auto m = model_.lower_bound(prefix);
+           m != model_.end() && m->first.compare(0, 7, prefix) == 0; ++m) {
+        want_back.insert(want_back.begin(), m->first);
+      }
+      EXPECT_EQ(back, want_back) << "prefix " << prefix;
+    }
+  };
+  for (int phase = 0; phase < 2; phase++) {
+    SCOPED_TRACE(phase == 0 ? "three files" : "compacted");
+    for (int g : {0, 1, 7, 12, 29, 30}) {
+      const std::string prefix = Key(g * 100).substr(0, 7);
+      for (int mode = 0; mode < 2; mode++) {
+        ASSERT_NO_FATAL_FAILURE(expect_prefix(prefix, mode));
+        ASSERT_NO_FATAL_FAILURE(expect_prefix(Key(g * 100 + 57), mode));
+      }
+    }
+    VERIFY("with a prefix extractor");
+    Compact();
+    ExpectOurTables();
+  }
 }
 
 TEST_P(RobinHoodDBTest, IteratorBounds) {
