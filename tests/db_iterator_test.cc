@@ -1,8 +1,8 @@
 // DB-level tests of ordered reads and unusual keys: iterators across files
 // and compactions, bounds, prefix seeks, empty, binary and large keys and
 // values, many versions of one key; through the public API, against a
-// std::map model
-// (tests/db_harness.h), over mmap on/off and three table configurations.
+// std::map model (tests/db_harness.h), over mmap on/off and three table
+// configurations.
 #include <gtest/gtest.h>
 
 #include "rocksdb/slice_transform.h"
