@@ -30,8 +30,11 @@ MIX_MIXED="--readpercent=35 --prefixpercent=5 --writepercent=35 --delpercent=10
   --get_live_files_apis_one_in=1000 --verify_iterator_with_expected_state_one_in=5
   --use_put_entity_one_in=10 --pause_background_one_in=2000 --mark_for_compaction_one_file_in=10"
 # The same with merges instead of puts (the put merge operator, named in
-# the OPTIONS file: an OPTIONS file replaces db_stress's own options).
-MIX_MERGE="$MIX_MIXED --use_merge=1"
+# the OPTIONS file: an OPTIONS file replaces db_stress's own options), and
+# no entities: a merge onto an entity keeps its other columns, which
+# db_stress checks only with its own merge operator (no OPTIONS file can
+# name it).
+MIX_MERGE="$MIX_MIXED --use_merge=1 --use_put_entity_one_in=0"
 # The batched-snapshot mode: no range deletions or ingestion there. Its
 # prefix scans take --prefix_size bytes of a key: a digit and the first
 # bytes of an 8-byte big-endian number below --max_key, so with the default
