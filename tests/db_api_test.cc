@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <random>
 
 #include "file/file_util.h"
@@ -524,10 +525,16 @@ TEST_P(RobinHoodDBApiTest, PropertiesInRangeAndTableFilter) {
             1u);
   ReadOptions ro;
   int asked = 0;
-  ro.table_filter = [&asked](const TableProperties& p) {
-    asked++;
-    return p.num_entries != 100;
-  };
+  const std::function<bool(const TableProperties&)> filter =
+      [&asked](const TableProperties& p) {
+        asked++;
+        return p.num_entries != 100;
+      };
+#if ROCKSDB_MAJOR > 11 || (ROCKSDB_MAJOR == 11 && ROCKSDB_MINOR >= 9)
+  ro.table_filter = &filter;  // a pointer from 11.9
+#else
+  ro.table_filter = filter;
+#endif
   std::unique_ptr<Iterator> it(db_->NewIterator(ro));
   int n = 0;
   for (it->SeekToFirst(); it->Valid(); it->Next(), n++) {
