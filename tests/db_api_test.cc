@@ -30,17 +30,22 @@ namespace dbtest {
 using robinhood::DBResult;
 namespace {
 
-// Every key and value of `db` (column family `cf`, default if null) in
-// order, by iterator.
-Model ReadAll(DB* db, ColumnFamilyHandle* cf = nullptr) {
+// Every key and value `it` gives from `start` on, in order.
+Model ReadFrom(Iterator* it, const std::string& start) {
   Model all;
-  std::unique_ptr<Iterator> it(db->NewIterator(
-      ReadOptions(), cf != nullptr ? cf : db->DefaultColumnFamily()));
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+  for (it->Seek(start); it->Valid(); it->Next()) {
     all[it->key().ToString()] = it->value().ToString();
   }
   EXPECT_OK(it->status());
   return all;
+}
+
+// Every key and value of `db` (column family `cf`, default if null) in
+// order, by iterator.
+Model ReadAll(DB* db, ColumnFamilyHandle* cf = nullptr) {
+  std::unique_ptr<Iterator> it(db->NewIterator(
+      ReadOptions(), cf != nullptr ? cf : db->DefaultColumnFamily()));
+  return ReadFrom(it.get(), "");
 }
 
 // `db` (column family `cf`, default if null) holds `model`, by iterator
@@ -74,6 +79,12 @@ class RobinHoodDBApiTest : public RobinHoodDBTest {
   // The backup options docs/guide.md gives ("Backups"): shared files named
   // by crc32c and size, since the default naming reads each file's DB
   // session with a reader that refuses our files.
+  static std::unique_ptr<BackupEngine> OpenBackupEngine(
+      const BackupEngineOptions& o, Env* env) {
+    BackupEngine* raw = nullptr;
+    EXPECT_OK(BackupEngine::Open(o, env, &raw));
+    return std::unique_ptr<BackupEngine>(raw);
+  }
   static BackupEngineOptions GuideBackupOptions(const std::string& dir) {
     BackupEngineOptions o(dir);
     o.share_files_with_checksum_naming =
@@ -383,10 +394,9 @@ TEST_P(RobinHoodDBApiTest, BackupRestoresTheSameDB) {
   const std::string restored = Dir("restored");
   ASSERT_OK(DestroyDir(Env::Default(), backups));
   ASSERT_OK(DestroyDB(restored, options_));
-  BackupEngine* raw = nullptr;
-  ASSERT_OK(BackupEngine::Open(GuideBackupOptions(backups), Env::Default(),
-                               &raw));
-  std::unique_ptr<BackupEngine> engine(raw);
+  std::unique_ptr<BackupEngine> engine =
+      OpenBackupEngine(GuideBackupOptions(backups), Env::Default());
+  ASSERT_NE(engine, nullptr);
   ASSERT_OK(engine->CreateNewBackup(db_.get(), /*flush_before_backup=*/true));
   const Model first = model_;
   for (int i = 1000; i < 1300; i++) Put(Key(i), Value(i, 3));
@@ -427,10 +437,9 @@ TEST_P(RobinHoodDBApiTest, DefaultBackupNamingNeedsTheGuidesOption) {
   Flush();
   const std::string backups = Dir("backups");
   ASSERT_OK(DestroyDir(Env::Default(), backups));
-  BackupEngine* raw = nullptr;
-  ASSERT_OK(BackupEngine::Open(BackupEngineOptions(backups), Env::Default(),
-                               &raw));
-  std::unique_ptr<BackupEngine> engine(raw);
+  std::unique_ptr<BackupEngine> engine =
+      OpenBackupEngine(BackupEngineOptions(backups), Env::Default());
+  ASSERT_NE(engine, nullptr);
   const Status s = engine->CreateNewBackup(db_.get());
 #if ROCKSDB_MAJOR > 8 || (ROCKSDB_MAJOR == 8 && ROCKSDB_MINOR >= 11)
   ASSERT_TRUE(s.IsCorruption()) << s.ToString();
@@ -475,9 +484,9 @@ TEST_P(RobinHoodDBApiTest, BackupOfUnchangedFilesReadsThemOnlyWithoutFileChecksu
     for (const LiveFileMetaData& f : Files()) sst_bytes += f.size;
     const std::string backups = Dir("backups");
     ASSERT_OK(DestroyDir(Env::Default(), backups));
-    BackupEngine* raw = nullptr;
-    ASSERT_OK(BackupEngine::Open(GuideBackupOptions(backups), env.get(), &raw));
-    std::unique_ptr<BackupEngine> engine(raw);
+    std::unique_ptr<BackupEngine> engine =
+        OpenBackupEngine(GuideBackupOptions(backups), env.get());
+    ASSERT_NE(engine, nullptr);
     fs->CountSstReadsIn(dbname_);
     ASSERT_OK(engine->CreateNewBackup(db_.get()));
     const uint64_t first = fs->sst_bytes_read();
@@ -637,12 +646,7 @@ TEST_P(RobinHoodDBApiTest, TailingIteratorFollowsNewFiles) {
   ro.tailing = true;
   std::unique_ptr<Iterator> it(db_->NewIterator(ro));
   auto read_from = [&](const std::string& start) {
-    Model got;
-    for (it->Seek(start); it->Valid(); it->Next()) {
-      got[it->key().ToString()] = it->value().ToString();
-    }
-    EXPECT_OK(it->status());
-    return got;
+    return ReadFrom(it.get(), start);
   };
   auto model_from = [&](const std::string& start) {
     return Model(model_.lower_bound(start), model_.end());
@@ -672,14 +676,7 @@ TEST_P(RobinHoodDBApiTest, RefreshedIteratorReadsTheNewFiles) {
   Flush();
   std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
   const Model before = model_;
-  auto read_all = [&]() {
-    Model got;
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      got[it->key().ToString()] = it->value().ToString();
-    }
-    EXPECT_OK(it->status());
-    return got;
-  };
+  auto read_all = [&]() { return ReadFrom(it.get(), ""); };
   for (int i = 0; i < 1000; i += 4) Put(Key(i), Value(i, 6));
   Flush();
   EXPECT_EQ(read_all(), before);  // an iterator reads one version

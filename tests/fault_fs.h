@@ -97,15 +97,13 @@ class FaultFS : public FileSystemWrapper {
     if (!counting_.load(std::memory_order_relaxed) || !s.ok() || data.empty()) {
       return;
     }
-    static const std::string kSst = ".sst";
+    const Slice name(fname);
     std::lock_guard<std::mutex> lock(mu_);
-    if (counted_dir_.empty() || fname.size() < counted_dir_.size() + kSst.size() ||
-        fname.compare(0, counted_dir_.size(), counted_dir_) != 0 ||
-        fname.find('/', counted_dir_.size()) != std::string::npos ||
-        fname.compare(fname.size() - kSst.size(), kSst.size(), kSst) != 0) {
-      return;
+    if (!counted_dir_.empty() && name.starts_with(counted_dir_) &&
+        name.ends_with(".sst") &&
+        fname.find('/', counted_dir_.size()) == std::string::npos) {
+      sst_bytes_read_ += data.size();
     }
-    sst_bytes_read_ += data.size();
   }
 
   // Whether a call `op` on `fname` fails now and how; for reads, `pick`

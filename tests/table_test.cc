@@ -311,12 +311,8 @@ Entries MakeEntries(const Param& p, std::mt19937_64* rng) {
   return entries;
 }
 
-TEST_P(TableRoundTrip, MatchesModel) {
-  const Param& p = std::get<0>(GetParam());
-  const bool mmap = std::get<1>(GetParam());
-  std::mt19937_64 rng(p.keys * 31 + p.key_max);
-  Harness h(mmap);
-  Entries model = Sorted(MakeEntries(p, &rng), h.icmp());
+// The table options a Param builds its file with.
+RobinHoodTableOptions OptionsOf(const Param& p) {
   RobinHoodTableOptions opts;
   opts.load_factor = p.load_factor;
   opts.log_block_size = p.block_size;
@@ -325,6 +321,16 @@ TEST_P(TableRoundTrip, MatchesModel) {
   opts.inline_key_order = p.key_order != kHashOrder;
   opts.filter_policy = p.filter;
   opts.page_layout = p.page_layout;
+  return opts;
+}
+
+TEST_P(TableRoundTrip, MatchesModel) {
+  const Param& p = std::get<0>(GetParam());
+  const bool mmap = std::get<1>(GetParam());
+  std::mt19937_64 rng(p.keys * 31 + p.key_max);
+  Harness h(mmap);
+  Entries model = Sorted(MakeEntries(p, &rng), h.icmp());
+  const RobinHoodTableOptions opts = OptionsOf(p);
   ASSERT_OK(h.Build(model, opts, p.hash, nullptr, p.compression));
   std::unique_ptr<TableReader> table;
   ASSERT_OK(h.Open(&table, p.hash));
@@ -616,14 +622,9 @@ TEST(TableTest, MmapOptionOverAFileOpenedForPositionedReads) {
     Harness h(/*mmap=*/true);
     h.OpenFilesMapped(false);
     Entries model = Sorted(MakeEntries(*p, &rng), h.icmp());
-    RobinHoodTableOptions opts;
-    opts.log_block_size = p->block_size;
-    opts.sparse_index_interval = p->interval;
-    opts.inline_key_order = p->key_order != kHashOrder;
-    opts.filter_policy = p->filter;
-    ASSERT_OK(h.Build(model, opts, &KeyHash, nullptr, p->compression));
+    ASSERT_OK(h.Build(model, OptionsOf(*p), p->hash, nullptr, p->compression));
     std::unique_ptr<TableReader> table;
-    ASSERT_OK(h.Open(&table));
+    ASSERT_OK(h.Open(&table, p->hash));
     EXPECT_FALSE(ViewOf(table.get()).mmap());
     for (const auto& e : model) {
       ParsedInternalKey parsed;
