@@ -8,19 +8,10 @@
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
 #include "table/compat.h"  // Cache, whose header moved in 8.0
+#include "table/read_use.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
-
-// What a lookup may do with the block cache, from its ReadOptions.
-struct CacheUse {
-  // fill_cache: blocks it reads from the file are kept in the cache.
-  bool fill = true;
-  // read_tier kBlockCacheTier: it reads nothing from the file, so a block
-  // the cache lacks leaves it Incomplete (CachedBlock::NeedsRead), as
-  // BlockBasedTable's lookups are for a data block not in its cache.
-  bool no_io = false;
-};
 
 // A cached block pinned in the block cache while this lives (or until the
 // next lookup or insert into it), for a lookup that uses the cache as `use`
@@ -28,7 +19,7 @@ struct CacheUse {
 class CachedBlock {
  public:
   CachedBlock() = default;
-  explicit CachedBlock(CacheUse use) : use_(use) {}
+  explicit CachedBlock(const ReadUse& use) : use_(use) {}
   CachedBlock(CachedBlock&& other) noexcept
       : use_(other.use_), cache_(other.cache_), handle_(other.handle_) {
     other.handle_ = nullptr;
@@ -41,7 +32,7 @@ class CachedBlock {
     handle_ = nullptr;
   }
   bool holds() const { return handle_ != nullptr; }
-  const CacheUse& use() const { return use_; }
+  const ReadUse& use() const { return use_; }
 
   // What a lookup that may not read answers when it would have to.
   static Status NeedsRead() {
@@ -79,7 +70,7 @@ class CachedBlock {
     cache_ = cache;
     handle_ = handle;
   }
-  CacheUse use_;
+  ReadUse use_;
   Cache* cache_ = nullptr;
   Cache::Handle* handle_ = nullptr;
 };

@@ -124,14 +124,15 @@ inline void NotifyCollectorsOnFinish(
 
 // 8.6 moved the rate-limiter priority into IOOptions (10.3 added a
 // defaulted debug context, 11.4 retyped the aligned buffer: nullptr fits).
-inline IOStatus ReadAt(const RandomAccessFileReader* file, uint64_t offset,
-                       size_t n, Slice* result, char* scratch) {
+inline IOStatus ReadAt(const RandomAccessFileReader* file,
+                       const IOOptions& opts, uint64_t offset, size_t n,
+                       Slice* result, char* scratch) {
 #if RH_ROCKSDB_AT_LEAST(8, 6)
-  return file->Read(IOOptions(), offset, n, result, scratch,
+  return file->Read(opts, offset, n, result, scratch,
                     /*aligned_buf=*/nullptr);
 #else
-  return file->Read(IOOptions(), offset, n, result, scratch,
-                    /*aligned_buf=*/nullptr, Env::IO_TOTAL);
+  return file->Read(opts, offset, n, result, scratch,
+                    /*aligned_buf=*/nullptr, opts.rate_limiter_priority);
 #endif
 }
 

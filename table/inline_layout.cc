@@ -24,7 +24,7 @@ uint64_t InlineLayout::HashOf(const Slice& user_key) const {
 }
 
 Status InlineLayout::Get(const ParsedInternalKey& target, uint64_t hash,
-                         Hint hint, CacheUse use,
+                         Hint hint, const ReadUse& use,
                          GetContext* get_context) const {
   // Read in place with mmap; into the buffer, or the cache, without.
   ScratchBuffer buf(!view_->mmap());
@@ -38,10 +38,11 @@ Status InlineLayout::Get(const ParsedInternalKey& target, uint64_t hash,
 }
 
 InternalIterator* InlineLayout::NewIterator(Arena* arena, bool compaction,
-                                            CacheUse /*use*/,
+                                            const ReadUse& use,
                                             size_t /*readahead*/) const {
   // Compaction reads every slot: all of them at the first positioning.
-  return NewIteratorIn<InlineTableIterator>(arena, view_, this, compaction);
+  return NewIteratorIn<InlineTableIterator>(arena, view_, this, compaction,
+                                            use);
 }
 
 uint64_t InlineLayout::OffsetOf(const Slice& key) const {

@@ -33,13 +33,14 @@ class InlineLayout : public Layout {
     return table_.HomeInFile(user_key, hash, hint, offset, n);
   }
   Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
-             CacheUse use, GetContext* get_context) const override;
+             const ReadUse& use, GetContext* get_context) const override;
   InternalIterator* NewIterator(Arena* arena, bool compaction,
-                                CacheUse use,
+                                const ReadUse& use,
                                 size_t readahead) const override;
   uint64_t OffsetOf(const Slice& internal_key) const override;
-  Status VerifyEntries(std::string* buf) const override {
-    return table_.VerifyAll(buf);
+  Status VerifyEntries(const ReadUse& use,
+                       std::string* buf) const override {
+    return table_.VerifyAll(use, buf);
   }
   size_t MemoryUsage() const override {
     return sizeof(*this) + table_.MemoryUsage() + SamplesMemoryUsage();

@@ -200,8 +200,8 @@ Status InlineTable::VerifyPage(uint64_t page, const char* bytes) const {
 }
 
 Status InlineTable::ReadRun(uint64_t first, uint64_t count, bool verify,
-                            std::string* buf, Slice* run,
-                            CachedBlock* pin) const {
+                            std::string* buf, Slice* run, CachedBlock* pin,
+                            const ReadUse& use) const {
   if (count == 0 || first >= geo_.slots || count > geo_.slots - first) {
     return Damaged("slot run out of range", first);
   }
@@ -215,6 +215,7 @@ Status InlineTable::ReadRun(uint64_t first, uint64_t count, bool verify,
   // start, as far as they are needed.
   Slice pages;
   const uint64_t pages_at = paging_.PageOffset(first_page);
+  const ReadUse& io = pin != nullptr ? pin->use() : use;
   if (file_->mmap()) {
     const char* slots = file_->mapping().data() + slots_offset_;
     if (verify) {
@@ -234,17 +235,17 @@ Status InlineTable::ReadRun(uint64_t first, uint64_t count, bool verify,
                           /*from_file=*/true, [&](Slice* read) {
                             Status r = file_->ReadRange(
                                 slots_offset_ + pages_at, page_bytes, buf,
-                                read);
+                                read, io);
                             return r.ok() ? VerifyPage(first_page, read->data())
                                           : r;
                           },
                           &pages);
     if (!s.ok()) return s;
-  } else if (pin != nullptr && pin->use().no_io) {
+  } else if (io.no_io) {
     return CachedBlock::NeedsRead();
   } else if (!verify && !gather) {
     return file_->ReadRange(slots_offset_ + paging_.SlotOffset(first),
-                            count * width_, buf, run);
+                            count * width_, buf, run, io);
   } else {
     // Whole pages, each checked: what a verified read costs without mmap.
     const uint64_t end =
@@ -252,7 +253,7 @@ Status InlineTable::ReadRun(uint64_t first, uint64_t count, bool verify,
                      paging_.PageBytes(last_page, geo_.slots)
                : paging_.SlotOffset(first + count - 1) + width_;
     Status s = file_->ReadRange(slots_offset_ + pages_at, end - pages_at, buf,
-                                &pages);
+                                &pages, io);
     if (!s.ok()) return s;
     for (uint64_t pg = first_page; verify && pg <= last_page; ++pg) {
       s = VerifyPage(pg, pages.data() + paging_.PageOffset(pg) - pages_at);
@@ -407,12 +408,12 @@ Status InlineTable::SortSlotsLocked() const {
   return Status::OK();
 }
 
-Status InlineTable::VerifyAll(std::string* buf) const {
+Status InlineTable::VerifyAll(const ReadUse& use, std::string* buf) const {
   for (uint64_t pg = 0; pg < pages_; ++pg) {
     Slice bytes;
     Status s = file_->ReadRange(slots_offset_ + paging_.PageOffset(pg),
                                 paging_.PageBytes(pg, geo_.slots), buf,
-                                &bytes);
+                                &bytes, use);
     if (!s.ok()) return s;
     s = VerifyPage(pg, bytes.data());
     if (!s.ok()) return s;

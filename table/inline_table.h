@@ -248,15 +248,16 @@ class InlineTable {
   // Given `pin`, a verified run in one page comes through the cache of
   // KeepPagesIn, if there is one, as the pin's use says
   // (CachedBlock::Fetch); `*pin` then holds the page while `*run` is in
-  // use. A read the use forbids: NeedsRead.
+  // use. A read the use forbids: NeedsRead. Reads from the file are made
+  // as the pin's use says, or `use` without a pin.
   Status ReadRun(uint64_t first, uint64_t count, bool verify,
-                 std::string* buf, Slice* run,
-                 CachedBlock* pin = nullptr) const;
+                 std::string* buf, Slice* run, CachedBlock* pin = nullptr,
+                 const ReadUse& use = kNoReadUse) const;
   // Decodes the used slot at `p` (slot number `slot`, for errors).
   Status DecodeSlot(const char* p, uint64_t slot, Slice* key,
                     Slice* value) const;
   // Checks every page's checksum, reading them all.
-  Status VerifyAll(std::string* buf) const;
+  Status VerifyAll(const ReadUse& use, std::string* buf) const;
 
   Status Damaged(const std::string& detail, uint64_t slot) const;
   size_t MemoryUsage() const {

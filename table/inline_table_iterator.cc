@@ -12,12 +12,13 @@ namespace robinhood {
 
 InlineTableIterator::InlineTableIterator(const TableView* table,
                                          const InlineLayout* layout,
-                                         bool whole_file)
+                                         bool whole_file, const ReadUse& use)
     : table_(table),
       layout_(layout),
       slots_(layout->table()),
       verify_(kVerifyReads),
       whole_file_(whole_file),
+      use_(use),
       key_ordered_(slots_.key_ordered()),
       packed_(PackSequenceAndType(table->Surfaced(0), kTypeValue)),
       buf_(new std::string) {}
@@ -57,7 +58,7 @@ Status InlineTableIterator::ReadSlot(uint64_t slot, const char** p) {
     buf_count_ = whole_file_ ? t.num_slots()
                              : std::min(ps, t.num_slots() - buf_first_);
     Status s = t.ReadRun(buf_first_, buf_count_, verify_, buf_.get(),
-                         &buf_run_);
+                         &buf_run_, /*pin=*/nullptr, use_);
     if (!s.ok()) {
       buf_count_ = 0;
       return s;

@@ -28,8 +28,9 @@ class InlineTable;
 class InlineTableIterator : public LayoutIterator {
  public:
   // `whole_file`: read every slot at the first positioning (compaction).
+  // Reads without mmap are made as `use` says.
   InlineTableIterator(const TableView* table, const InlineLayout* layout,
-                      bool whole_file);
+                      bool whole_file, const ReadUse& use);
 
   void SeekToFirst() override;
   void SeekToLast() override;
@@ -73,6 +74,7 @@ class InlineTableIterator : public LayoutIterator {
   const InlineTable& slots_;
   const bool verify_;
   const bool whole_file_;
+  const ReadUse use_;
   const bool key_ordered_;  // positions are slot numbers
   const uint64_t packed_;  // sequence and type every entry surfaces with
   uint64_t position_ = 0;

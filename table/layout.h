@@ -116,14 +116,14 @@ class Layout {
   // has one, as `use` says; CachedBlock::NeedsRead if it forbids a read
   // the lookup needs.
   virtual Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
-                     CacheUse use, GetContext* get_context) const = 0;
+                     const ReadUse& use, GetContext* get_context) const = 0;
   // An iterator over every entry in internal-key order; `compaction`: it
   // will read them all, in order, once (readahead `readahead` bytes), and
   // around the cache; otherwise it reads through the block cache, if the
   // layout keeps one, as `use` says (a read it forbids: the iterator's
   // status is CachedBlock::NeedsRead).
   virtual InternalIterator* NewIterator(Arena* arena, bool compaction,
-                                        CacheUse use,
+                                        const ReadUse& use,
                                         size_t readahead) const = 0;
   // Whether a scan without mmap may find what it reads in the block cache
   // (so one that may not read can still answer).
@@ -138,8 +138,8 @@ class Layout {
   // (the samples, the page index).
   virtual Status AnchorKeys(size_t max, std::vector<std::string>* keys) const;
   // Checks the checksum of every unit the entries lie in (log blocks,
-  // pages of slots), reading each.
-  virtual Status VerifyEntries(std::string* buf) const = 0;
+  // pages of slots), reading each as `use` says.
+  virtual Status VerifyEntries(const ReadUse& use, std::string* buf) const = 0;
   // Memory held for the open file, beyond the file's mapping.
   virtual size_t MemoryUsage() const = 0;
 

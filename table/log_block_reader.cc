@@ -46,11 +46,12 @@ Status LogBlockReader::Damaged(size_t b, const std::string& detail,
 }
 
 Status LogBlockReader::ReadBlock(size_t b, bool verify, std::string* buf,
-                                 Slice* contents, size_t prefix) const {
+                                 Slice* contents, size_t prefix,
+                                 const ReadUse& use) const {
   const BlockLocation loc = blocks_->Get(b);
   Slice raw;
   Status s = file_->ReadRange(loc.file_offset, loc.contents_bytes + kTrailerSize,
-                              buf, &raw);
+                              buf, &raw, use);
   if (!s.ok()) return s;
   return DecodeBlock(b, raw, verify, buf, contents, prefix);
 }
@@ -110,11 +111,12 @@ Status LogBlockReader::DecodeBlock(size_t b, const Slice& raw, bool verify,
   return Status::OK();
 }
 
-Status LogBlockReader::VerifyBlock(size_t b, std::string* buf) const {
+Status LogBlockReader::VerifyBlock(size_t b, const ReadUse& use,
+                                   std::string* buf) const {
   const BlockLocation loc = blocks_->Get(b);
   Slice raw;
   Status s = file_->ReadRange(loc.file_offset, loc.contents_bytes + kTrailerSize,
-                              buf, &raw);
+                              buf, &raw, use);
   if (!s.ok()) return s;
   return VerifyTrailer(Slice(raw.data(), loc.contents_bytes),
                        raw.data() + loc.contents_bytes, file_->file_name(),
@@ -139,7 +141,8 @@ Status LogBlockReader::CachedContents(size_t b, bool verify, std::string* buf,
   return pin->Fetch(cache_, cache_id_, cache_base_ + b,
                     blocks_->Get(b).logical_bytes,
                     !file_->mmap(), [&](Slice* read) {
-                      return ReadBlock(b, verify, buf, read);
+                      return ReadBlock(b, verify, buf, read, SIZE_MAX,
+                                       pin->use());
                     },
                     contents);
 }
@@ -149,7 +152,7 @@ Status LogBlockReader::ReadBlockCached(size_t b, bool verify,
                                        Slice* contents) const {
   if (Caches(b)) return CachedContents(b, verify, buf, pin, contents);
   if (pin->use().no_io && !file_->mmap()) return CachedBlock::NeedsRead();
-  return ReadBlock(b, verify, buf, contents);
+  return ReadBlock(b, verify, buf, contents, SIZE_MAX, pin->use());
 }
 
 Status LogBlockReader::ReadEntry(uint64_t address, bool verify,
@@ -165,6 +168,7 @@ Status LogBlockReader::ReadEntry(uint64_t address, bool verify,
   const uint64_t in_block = address - loc.logical_offset;
   Slice view;
   out->block_contents = Slice();
+  const ReadUse& use = pin != nullptr ? pin->use() : kNoReadUse;
   // Bytes read from the file are verified on every read that asks for it
   // (they may differ from the last read: a flaky device), so only an
   // unverified lookup in a raw block reads its entry alone.
@@ -180,7 +184,7 @@ Status LogBlockReader::ReadEntry(uint64_t address, bool verify,
     // A compressed block decoded up to the entry, if its codec allows.
     const size_t prefix = static_cast<size_t>(in_block) + entry_read_bytes_;
     Slice contents;
-    Status s = ReadBlock(b, verify, buf, &contents, prefix);
+    Status s = ReadBlock(b, verify, buf, &contents, prefix, use);
     if (!s.ok()) return s;
     view = Slice(contents.data() + in_block, contents.size() - in_block);
     uint64_t length = 0;
@@ -193,7 +197,8 @@ Status LogBlockReader::ReadEntry(uint64_t address, bool verify,
           LogEntryLength(view.data(), view.data() + view.size(), &length) &&
           length <= loc.logical_bytes - in_block;
       s = ReadBlock(b, verify, buf, &contents,
-                    known ? static_cast<size_t>(in_block + length) : SIZE_MAX);
+                    known ? static_cast<size_t>(in_block + length) : SIZE_MAX,
+                    use);
       if (!s.ok()) return s;
       view = Slice(contents.data() + in_block, contents.size() - in_block);
     }
@@ -205,7 +210,7 @@ Status LogBlockReader::ReadEntry(uint64_t address, bool verify,
     Status s = file_->ReadRange(
         loc.file_offset + in_block,
         static_cast<size_t>(std::min<uint64_t>(rest, entry_read_bytes_)), buf,
-        &view);
+        &view, use);
     if (!s.ok()) return s;
     uint64_t length = 0;
     if (DecodeLogEntry(view.data(), view.data() + view.size(), &out->entry) ==
@@ -216,7 +221,7 @@ Status LogBlockReader::ReadEntry(uint64_t address, bool verify,
           length <= rest;
       s = file_->ReadRange(loc.file_offset + in_block,
                            static_cast<size_t>(known ? length : rest), buf,
-                           &view);
+                           &view, use);
       if (!s.ok()) return s;
     }
   }

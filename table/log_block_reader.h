@@ -66,9 +66,11 @@ class LogBlockReader {
   // with mmap and no compression, else in `*buf`. Verifies the checksum if
   // `verify` (once per block with mmap, on every read from the file else).
   // A compressed block may come out shorter, but at least `prefix` bytes
-  // long (UncompressPrefix), if a caller needs no more.
+  // long (UncompressPrefix), if a caller needs no more. Reads from the
+  // file as `use` says.
   Status ReadBlock(size_t b, bool verify, std::string* buf, Slice* contents,
-                   size_t prefix = SIZE_MAX) const;
+                   size_t prefix = SIZE_MAX,
+                   const ReadUse& use = kNoReadUse) const;
   // The second half of ReadBlock, for callers that read the stored bytes
   // (`raw`: contents and trailer) themselves, e.g. from a readahead buffer.
   Status DecodeBlock(size_t b, const Slice& raw, bool verify,
@@ -95,14 +97,15 @@ class LogBlockReader {
   void InsertCached(size_t b, const Slice& block, CachedBlock* pin,
                     Slice* contents) const;
   // Checks block `b`'s checksum, reading it whole; decompresses nothing.
-  Status VerifyBlock(size_t b, std::string* buf) const;
+  Status VerifyBlock(size_t b, const ReadUse& use, std::string* buf) const;
 
   // Reads the entry at `address` (an index slot's): without mmap, usually
   // one positioned read of the entry alone. REQUIRES: address < the log's
   // logical size (checked, as it comes from the file). Given `pin`, an
   // entry in a block that Caches comes through the block cache as the
   // pin's use says (NeedsRead if it forbids the read), and `*pin` keeps it
-  // there while `*out` is in use.
+  // there while `*out` is in use; reads from the file are made as the pin's
+  // use says.
   Status ReadEntry(uint64_t address, bool verify, std::string* buf,
                    EntryRef* out, CachedBlock* pin = nullptr) const;
 

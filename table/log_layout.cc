@@ -102,7 +102,7 @@ Status LogLayout::FindNewest(const Slice& user_key, uint64_t hash, bool verify,
 }
 
 Status LogLayout::Get(const ParsedInternalKey& target, uint64_t hash,
-                      Hint /*hint*/, CacheUse use,
+                      Hint /*hint*/, const ReadUse& use,
                       GetContext* get_context) const {
   ScratchBuffer buf;     // `at` may lie in it until we return
   CachedBlock pin(use);  // holds `at`'s block, if cached, until we return
@@ -159,7 +159,7 @@ Status LogLayout::Get(const ParsedInternalKey& target, uint64_t hash,
 }
 
 InternalIterator* LogLayout::NewIterator(Arena* arena, bool compaction,
-                                         CacheUse use,
+                                         const ReadUse& use,
                                          size_t readahead) const {
   // As BlockBasedTable's: compactions read around the cache.
   return NewIteratorIn<RobinHoodTableIterator>(arena, view_, this, readahead,
@@ -188,9 +188,9 @@ uint64_t LogLayout::OffsetOf(const Slice& key) const {
   return FileOffsetOf(samples->SeekAddress(key));
 }
 
-Status LogLayout::VerifyEntries(std::string* buf) const {
+Status LogLayout::VerifyEntries(const ReadUse& use, std::string* buf) const {
   for (size_t b = 0; b < blocks_.num_blocks(); ++b) {
-    Status s = log_->VerifyBlock(b, buf);
+    Status s = log_->VerifyBlock(b, use, buf);
     if (!s.ok()) return s;
   }
   return Status::OK();

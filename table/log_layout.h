@@ -38,13 +38,13 @@ class LogLayout : public Layout {
   void PrefetchAfterHome(const Slice& user_key, uint64_t hash,
                          Hint hint) const override;
   Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
-             CacheUse use, GetContext* get_context) const override;
+             const ReadUse& use, GetContext* get_context) const override;
   bool ScansThroughCache() const override;
   InternalIterator* NewIterator(Arena* arena, bool compaction,
-                                CacheUse use,
+                                const ReadUse& use,
                                 size_t readahead) const override;
   uint64_t OffsetOf(const Slice& internal_key) const override;
-  Status VerifyEntries(std::string* buf) const override;
+  Status VerifyEntries(const ReadUse& use, std::string* buf) const override;
   size_t MemoryUsage() const override;
   const LogLayout* AsLog() const override { return this; }
 

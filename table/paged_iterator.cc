@@ -20,7 +20,7 @@ uint64_t RunPages(bool mmap, bool compaction, size_t readahead,
 }  // namespace
 
 PagedIterator::PagedIterator(const PagedLayout* layout, bool compaction,
-                             size_t readahead, CacheUse use)
+                             size_t readahead, const ReadUse& use)
     : layout_(layout),
       view_(layout->view()),
       run_pages_(RunPages(view_->mmap(), compaction, readahead,
@@ -49,7 +49,7 @@ bool PagedIterator::LoadPage(uint64_t page, bool forward) {
       const uint64_t count =
           std::min(run_pages_, forward ? pages - page : page + 1);
       const uint64_t first = forward ? page : page + 1 - count;
-      Status s = layout_->ReadPages(first, count, buf_.get(), &run_);
+      Status s = layout_->ReadPages(first, count, buf_.get(), &run_, use_);
       if (!s.ok()) {
         Invalidate(s);
         return false;

@@ -30,7 +30,7 @@ class TableView;
 class PagedIterator : public LayoutIterator {
  public:
   PagedIterator(const PagedLayout* layout, bool compaction, size_t readahead,
-                CacheUse use);
+                const ReadUse& use);
 
   void SeekToFirst() override;
   void SeekToLast() override;
@@ -53,7 +53,7 @@ class PagedIterator : public LayoutIterator {
   const uint64_t run_pages_;  // pages a read takes without mmap
   const uint64_t packed_;     // sequence and type every entry surfaces with
   const bool through_cache_;  // not a compaction
-  const CacheUse use_;
+  const ReadUse use_;
   std::unique_ptr<std::string> buf_;
   CachedBlock pin_;  // holds run_, a page from the cache, if it is one
   Slice run_;

@@ -69,12 +69,13 @@ Status PagedLayout::Damaged(uint64_t page, const std::string& what) const {
 }
 
 Status PagedLayout::ReadPages(uint64_t first, uint64_t count,
-                              std::string* buf, Slice* run) const {
+                              std::string* buf, Slice* run,
+                              const ReadUse& use) const {
   if (first >= pages_ || count > pages_ - first) {
     return Damaged(first, "out of range");
   }
   Status s = view_->file().ReadRange(first * page_bytes_,
-                                     count * page_bytes_, buf, run);
+                                     count * page_bytes_, buf, run, use);
   if (!s.ok()) return s;
   const bool mmap = view_->mmap();
   for (uint64_t i = 0; i < count; ++i) {
@@ -245,7 +246,10 @@ Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
     }
   }
   Slice run;
-  auto read = [&](Slice* pages) { return ReadPages(page, 1, buf, pages); };
+  auto read = [&](Slice* pages) {
+    return ReadPages(page, 1, buf, pages,
+                     pin != nullptr ? pin->use() : kNoReadUse);
+  };
   Status s = pin != nullptr && cache_ != nullptr
                  ? pin->Fetch(cache_, cache_id_, page, page_bytes_,
                               /*from_file=*/true, read, &run)
@@ -270,7 +274,7 @@ Status PagedLayout::Find(const Slice& user_key, uint64_t hash,
 }
 
 Status PagedLayout::Get(const ParsedInternalKey& target, uint64_t hash,
-                        Hint hint, CacheUse use,
+                        Hint hint, const ReadUse& use,
                         GetContext* get_context) const {
   // Read in place with mmap; into the buffer, or the cache, without.
   ScratchBuffer buf(!view_->mmap());
@@ -284,7 +288,7 @@ Status PagedLayout::Get(const ParsedInternalKey& target, uint64_t hash,
 }
 
 InternalIterator* PagedLayout::NewIterator(Arena* arena, bool compaction,
-                                           CacheUse use,
+                                           const ReadUse& use,
                                            size_t readahead) const {
   return NewIteratorIn<PagedIterator>(arena, this, compaction, readahead, use);
 }
@@ -317,7 +321,7 @@ Status PagedLayout::AnchorKeys(size_t max,
   return Status::OK();
 }
 
-Status PagedLayout::VerifyEntries(std::string* buf) const {
+Status PagedLayout::VerifyEntries(const ReadUse& use, std::string* buf) const {
   const PageIndex* index = nullptr;
   Status s = Index(&index);
   if (!s.ok()) return s;
@@ -329,7 +333,7 @@ Status PagedLayout::VerifyEntries(std::string* buf) const {
   for (uint64_t first = 0; first < pages_; first += kRun) {
     const uint64_t count = std::min(kRun, pages_ - first);
     Slice run;
-    s = ReadPages(first, count, buf, &run);
+    s = ReadPages(first, count, buf, &run, use);
     if (!s.ok()) return s;
     for (uint64_t i = 0; i < count; ++i) {
       const uint64_t page = first + i;

@@ -57,14 +57,14 @@ class PagedLayout final : public Layout {
   void PrefetchAfterHome(const Slice& user_key, uint64_t hash,
                          Hint hint) const override;
   Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
-             CacheUse use, GetContext* get_context) const override;
+             const ReadUse& use, GetContext* get_context) const override;
   bool ScansThroughCache() const override { return cache_ != nullptr; }
   InternalIterator* NewIterator(Arena* arena, bool compaction,
-                                CacheUse use,
+                                const ReadUse& use,
                                 size_t readahead) const override;
   uint64_t OffsetOf(const Slice& internal_key) const override;
   Status AnchorKeys(size_t max, std::vector<std::string>* keys) const override;
-  Status VerifyEntries(std::string* buf) const override;
+  Status VerifyEntries(const ReadUse& use, std::string* buf) const override;
   size_t MemoryUsage() const override;
   const PagedLayout* AsPaged() const override { return this; }
 
@@ -92,9 +92,10 @@ class PagedLayout final : public Layout {
     return index_.load(std::memory_order_acquire);
   }
   // Pages [first, first + count) in `*run`: in place with mmap, else read
-  // into `*buf`; each one's checksum checked (with mmap, once).
+  // into `*buf` as `use` says; each one's checksum checked (with mmap,
+  // once).
   Status ReadPages(uint64_t first, uint64_t count, std::string* buf,
-                   Slice* run) const;
+                   Slice* run, const ReadUse& use = kNoReadUse) const;
   // Puts the pages of `run` (pages [first, first + count), as ReadPages
   // gave them) in the block cache lookups keep pages in, if there is one,
   // unless it holds them: a scan that may fill the cache warms lookups.

@@ -48,7 +48,7 @@ void PagedLogLayout::PrefetchAfterHome(const Slice& user_key, uint64_t hash,
 }
 
 Status PagedLogLayout::Get(const ParsedInternalKey& target, uint64_t hash,
-                           Hint hint, CacheUse use,
+                           Hint hint, const ReadUse& use,
                            GetContext* get_context) const {
   // A hint names the key's page; without one the page index tells.
   if (hint == kNoHint) {
@@ -66,7 +66,7 @@ Status PagedLogLayout::Get(const ParsedInternalKey& target, uint64_t hash,
 }
 
 InternalIterator* PagedLogLayout::NewIterator(Arena* arena, bool compaction,
-                                              CacheUse use,
+                                              const ReadUse& use,
                                               size_t readahead) const {
   return NewIteratorIn<PagedLogIterator>(
       arena, pages_.NewIterator(nullptr, compaction, use, readahead),
@@ -96,9 +96,10 @@ Status PagedLogLayout::AnchorKeys(size_t max,
   return log_.AnchorKeys(max - max / 2, keys);
 }
 
-Status PagedLogLayout::VerifyEntries(std::string* buf) const {
-  Status s = pages_.VerifyEntries(buf);
-  if (s.ok()) s = log_.VerifyEntries(buf);
+Status PagedLogLayout::VerifyEntries(const ReadUse& use,
+                                     std::string* buf) const {
+  Status s = pages_.VerifyEntries(use, buf);
+  if (s.ok()) s = log_.VerifyEntries(use, buf);
   if (!s.ok()) return s;
   // The log's first entry is its first sample: it must sort after the
   // pages, which lookups and iterators take for granted.

@@ -43,15 +43,15 @@ class PagedLogLayout final : public Layout {
   void PrefetchAfterHome(const Slice& user_key, uint64_t hash,
                          Hint hint) const override;
   Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
-             CacheUse use, GetContext* get_context) const override;
-  InternalIterator* NewIterator(Arena* arena, bool compaction, CacheUse use,
+             const ReadUse& use, GetContext* get_context) const override;
+  InternalIterator* NewIterator(Arena* arena, bool compaction, const ReadUse& use,
                                 size_t readahead) const override;
   bool ScansThroughCache() const override {
     return pages_.ScansThroughCache() || log_.ScansThroughCache();
   }
   uint64_t OffsetOf(const Slice& internal_key) const override;
   Status AnchorKeys(size_t max, std::vector<std::string>* keys) const override;
-  Status VerifyEntries(std::string* buf) const override;
+  Status VerifyEntries(const ReadUse& use, std::string* buf) const override;
   size_t MemoryUsage() const override;
   const PagedLogLayout* AsPagedLog() const override { return this; }
 

@@ -203,7 +203,8 @@ Status RobinHoodTableFactory::NewTableReader(
   if (file_size >= 8) {
     char buf[8];
     Slice magic;
-    IOStatus s = compat::ReadAt(file.get(), file_size - 8, 8, &magic, buf);
+    IOStatus s = compat::ReadAt(file.get(), IOOptions(), file_size - 8, 8,
+                                 &magic, buf);
     if (s.ok() && magic.size() == 8) {
       const uint64_t m = DecodeFixed64(magic.data());
       if (m == kBlockBasedMagic || m == kLegacyBlockBasedMagic) {

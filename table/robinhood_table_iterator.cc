@@ -22,7 +22,7 @@ RobinHoodTableIterator::RobinHoodTableIterator(const TableView* table,
                                                const LogLayout* log,
                                                size_t readahead,
                                                bool through_cache,
-                                               CacheUse use)
+                                               const ReadUse& use)
     : table_(table),
       log_(log),
       verify_(kVerifyReads),
@@ -54,7 +54,7 @@ bool RobinHoodTableIterator::ReadAhead(size_t b, Slice* raw) {
     PinOrKeep(&readahead_buf_);
     Slice got;
     Status s = table_->file().ReadRange(start, static_cast<size_t>(n),
-                                 readahead_buf_.get(), &got);
+                                        readahead_buf_.get(), &got, use_);
     if (!s.ok() || got.data() != readahead_buf_->data()) {
       readahead_buf_->clear();
       return false;  // the plain read reports any error
@@ -85,7 +85,8 @@ bool RobinHoodTableIterator::LoadBlock(size_t b) {
     Slice raw;
     Status s = !table_->mmap() && ReadAhead(b, &raw)
                    ? log.DecodeBlock(b, raw, verify_, buf_.get(), &contents_)
-                   : log.ReadBlock(b, verify_, buf_.get(), &contents_);
+                   : log.ReadBlock(b, verify_, buf_.get(), &contents_,
+                                   SIZE_MAX, use_);
     if (!s.ok()) {
       Invalidate(s);
       return false;

@@ -27,7 +27,7 @@ class RobinHoodTableIterator : public LayoutIterator {
   // (compaction); 0: read ahead only once access turns out sequential.
   RobinHoodTableIterator(const TableView* table, const LogLayout* log,
                          size_t readahead = 0, bool through_cache = false,
-                         CacheUse use = CacheUse());
+                         const ReadUse& use = kNoReadUse);
 
   void SeekToFirst() override;
   void SeekToLast() override;
@@ -57,7 +57,7 @@ class RobinHoodTableIterator : public LayoutIterator {
   // Whether blocks go through the block cache, how, and the one contents_
   // is in if it is cached.
   const bool through_cache_;
-  const CacheUse use_;
+  const ReadUse use_;
   CachedBlock pin_;
   std::unique_ptr<std::string> readahead_buf_;
   uint64_t readahead_offset_ = 0;

@@ -17,8 +17,8 @@ RobinHoodTableReader::RobinHoodTableReader(
     const ImmutableOptions& ioptions, const InternalKeyComparator& icmp,
     std::unique_ptr<RandomAccessFileReader>&& file, uint64_t file_size,
     HashFunction hash, std::shared_ptr<Cache> block_cache, bool immortal)
-    : TableView(std::move(file), file_size, ioptions.allow_mmap_reads, icmp,
-                hash, std::move(block_cache), immortal),
+    : TableView(std::move(file), file_size, ioptions.allow_mmap_reads,
+                ioptions.clock, icmp, hash, std::move(block_cache), immortal),
       ioptions_(ioptions) {}
 
 RobinHoodTableReader::~RobinHoodTableReader() = default;
@@ -235,10 +235,10 @@ size_t RobinHoodTableReader::ApproximateMemoryUsage() const {
 }
 
 Status RobinHoodTableReader::VerifyChecksum(
-    const ReadOptions& /*ro*/, TableReaderCaller /*caller*/
+    const ReadOptions& ro, TableReaderCaller /*caller*/
     RH_VERIFY_CHECKSUM_EXTRA) {
   std::string buf;
-  Status entries = layout_->VerifyEntries(&buf);
+  Status entries = layout_->VerifyEntries(UseOf(ro), &buf);
   if (!entries.ok()) return entries;
   // The samples' order and bounds, which open leaves to their first use.
   const SparseIndex* samples = nullptr;

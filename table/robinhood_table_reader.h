@@ -108,13 +108,10 @@ class RobinHoodTableReader : public TableReader, private TableView {
   // hold what the scan (the layout's ScansThroughCache) or lookup reads.
   bool ScanMayNotRead(const ReadOptions& ro) const;
   bool LookupMayNotRead(const ReadOptions& ro) const;
-  // How a lookup of `ro` uses the block cache.
-  static CacheUse UseOf(const ReadOptions& ro) {
-    return CacheUse{ro.fill_cache, ro.read_tier == kBlockCacheTier};
-  }
+  static ReadUse UseOf(const ReadOptions& ro) { return ReadUse::Of(ro); }
   // The end of a lookup: one that needed a read it may not make leaves its
   // key "may exist" (KeyMayExist's answer without a value).
-  static void NoteNeedsRead(const Status& s, CacheUse use,
+  static void NoteNeedsRead(const Status& s, const ReadUse& use,
                             GetContext* get_context);
   // The KeyHash of `user_key`, whose layout hash is `hash`: what a hash
   // filter takes, and what residency samples by.
@@ -134,7 +131,7 @@ class RobinHoodTableReader : public TableReader, private TableView {
   // The layout's Get. One key in 64 (by its KeyHash, `key_hash`) is
   // timed, for the share of lookups that read from disk.
   Status LayoutGet(const ParsedInternalKey& target, uint64_t hash,
-                   uint64_t key_hash, Layout::Hint hint, CacheUse use,
+                   uint64_t key_hash, Layout::Hint hint, const ReadUse& use,
                    GetContext* get_context) {
     if (Residency::Sampled(key_hash)) {
       return TimedGet(target, hash, key_hash, hint, use, get_context);
@@ -142,7 +139,7 @@ class RobinHoodTableReader : public TableReader, private TableView {
     return layout_->Get(target, hash, hint, use, get_context);
   }
   Status TimedGet(const ParsedInternalKey& target, uint64_t hash,
-                  uint64_t key_hash, Layout::Hint hint, CacheUse use,
+                  uint64_t key_hash, Layout::Hint hint, const ReadUse& use,
                   GetContext* get_context);
   // ApproximateOffsetOf's answer, whatever the host's signature.
   uint64_t OffsetOf(const Slice& internal_key) const;

@@ -54,7 +54,7 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     layout_->PrefetchEntry(hint);
   }
   if (!have_key_hash) key_hash = Hash(target.user_key);
-  const CacheUse use = UseOf(ro);
+  const ReadUse use = UseOf(ro);
   // The common read returns the layout's answer as it comes.
   if (!use.no_io) {
     return LayoutGet(target, hash, key_hash, hint, use, get_context);
@@ -81,7 +81,7 @@ bool RobinHoodTableReader::LookupMayNotRead(const ReadOptions& ro) const {
          block_cache() == nullptr;
 }
 
-void RobinHoodTableReader::NoteNeedsRead(const Status& s, CacheUse use,
+void RobinHoodTableReader::NoteNeedsRead(const Status& s, const ReadUse& use,
                                          GetContext* get_context) {
   if (use.no_io && s.IsIncomplete()) get_context->MarkKeyMayExist();
 }
@@ -98,7 +98,7 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
   // and the homes at once, as Get asks for them: a batch of both keeps
   // more misses in flight than the core tracks (at 10M keys both at once
   // ran at 0.90x the speed without a filter, the filter first at 0.97x).
-  const CacheUse use = UseOf(ro);
+  const ReadUse use = UseOf(ro);
   bool may_match[MultiGetContext::MAX_BATCH_SIZE];
   uint64_t hashes[MultiGetContext::MAX_BATCH_SIZE];
   Layout::Hint hints[MultiGetContext::MAX_BATCH_SIZE];
@@ -242,7 +242,7 @@ bool RobinHoodTableReader::FilterPageOnDisk(uint64_t key_hash,
 
 Status RobinHoodTableReader::TimedGet(const ParsedInternalKey& target,
                                       uint64_t hash, uint64_t key_hash,
-                                      Layout::Hint hint, CacheUse use,
+                                      Layout::Hint hint, const ReadUse& use,
                                       GetContext* get_context) {
   // The DB's clock (SystemClock::Default() unless the user set an Env):
   // a clock_gettime, and a test's to stand for a slow device.

@@ -7,9 +7,11 @@ namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
 SectionReader::SectionReader(std::unique_ptr<RandomAccessFileReader>&& file,
-                             uint64_t file_size, bool mmap)
+                             uint64_t file_size, bool mmap,
+                             SystemClock* clock)
     : file_(new SharedFile(std::move(file))),
       file_size_(file_size),
+      clock_(clock != nullptr ? clock : SystemClock::Default().get()),
       mmap_(mmap) {}
 
 Status SectionReader::Init() {
@@ -22,13 +24,13 @@ Status SectionReader::Init() {
   // the byte in the buffer is read with positioned reads.
   char probe = 0;
   Slice first;
-  Status s = compat::ReadAt(file(), 0, 1, &first, &probe);
+  Status s = compat::ReadAt(file(), IOOptions(), 0, 1, &first, &probe);
   if (!s.ok()) return s;
   if (first.data() == &probe) {
     mmap_ = false;
     return Status::OK();
   }
-  s = compat::ReadAt(file(), 0, file_size_, &mapping_, nullptr);
+  s = compat::ReadAt(file(), IOOptions(), 0, file_size_, &mapping_, nullptr);
   if (s.ok() && mapping_.size() != file_size_) {
     return CorruptionAt(file_name(), "file",
                         "mapping shorter than the file size", 0);
@@ -37,17 +39,17 @@ Status SectionReader::Init() {
 }
 
 Status SectionReader::ReadRange(uint64_t offset, size_t n, std::string* buf,
-                                Slice* result) const {
+                                Slice* result, const ReadUse& use) const {
   // Sized only for a range the file holds: ReadRangeInto refuses the
   // others, and a hostile length must not allocate first.
   if (!mmap_ && offset <= file_size_ && n <= file_size_ - offset) {
     buf->resize(n);
   }
-  return ReadRangeInto(offset, n, mmap_ ? nullptr : &(*buf)[0], result);
+  return ReadRangeInto(offset, n, mmap_ ? nullptr : &(*buf)[0], result, use);
 }
 
 Status SectionReader::ReadRangeInto(uint64_t offset, size_t n, char* scratch,
-                                    Slice* result) const {
+                                    Slice* result, const ReadUse& use) const {
   if (offset > file_size_ || n > file_size_ - offset) {
     return CorruptionAt(file_name(), "file", "read past the end of the file",
                         offset);
@@ -56,7 +58,10 @@ Status SectionReader::ReadRangeInto(uint64_t offset, size_t n, char* scratch,
     *result = Slice(mapping_.data() + offset, n);
     return Status::OK();
   }
-  Status s = compat::ReadAt(file(), offset, n, result, scratch);
+  IOOptions opts;
+  Status s = use.Prepare(clock_, &opts);
+  if (!s.ok()) return s;
+  s = compat::ReadAt(file(), opts, offset, n, result, scratch);
   if (s.ok() && result->size() != n) {
     s = CorruptionAt(file_name(), "file", "truncated read", offset);
   }

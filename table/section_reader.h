@@ -1,7 +1,8 @@
 // Reads byte ranges of a RobinHoodTable file, and its checksummed sections
 // (contents followed by a trailer, robinhood_format.h): in place from the
 // mapping with allow_mmap_reads, else with positioned reads into a buffer
-// the caller owns. Every range is checked against the file size first.
+// the caller owns, with the options of the read the caller makes
+// (read_use.h). Every range is checked against the file size first.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include "file/random_access_file_reader.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
+#include "table/read_use.h"
 #include "table/robinhood_format.h"
 #include "table/shared_file.h"
 
@@ -19,20 +21,22 @@ namespace robinhood {
 
 class SectionReader {
  public:
+  // `clock` times the reads' deadlines (ImmutableOptions::clock).
   SectionReader(std::unique_ptr<RandomAccessFileReader>&& file,
-                uint64_t file_size, bool mmap);
+                uint64_t file_size, bool mmap, SystemClock* clock);
 
   // Maps the file (with mmap, where the file system opened it mapped;
   // otherwise mmap() turns false). Call once, before any read.
   Status Init();
 
   // Makes `*result` bytes [offset, offset + n): in place with mmap, else
-  // read into `*buf`. Corruption if the range is not inside the file.
-  Status ReadRange(uint64_t offset, size_t n, std::string* buf,
-                   Slice* result) const;
+  // read into `*buf` as `use` asks (TimedOut past its deadline).
+  // Corruption if the range is not inside the file.
+  Status ReadRange(uint64_t offset, size_t n, std::string* buf, Slice* result,
+                   const ReadUse& use = kNoReadUse) const;
   // As ReadRange, into `scratch` (room for n bytes) when not mapped.
   Status ReadRangeInto(uint64_t offset, size_t n, char* scratch,
-                       Slice* result) const;
+                       Slice* result, const ReadUse& use = kNoReadUse) const;
   // Reads section `h` and its trailer and checks the checksum; `part` names
   // it in errors.
   Status ReadSection(const SectionHandle& h, const char* part,
@@ -73,6 +77,7 @@ class SectionReader {
   };
   const std::unique_ptr<SharedFile, Unref> file_;
   const uint64_t file_size_;
+  SystemClock* const clock_;
   bool mmap_;  // set for good by Init
   Slice mapping_;
 };

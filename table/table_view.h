@@ -76,9 +76,10 @@ class TableView {
 
  protected:
   TableView(std::unique_ptr<RandomAccessFileReader>&& file, uint64_t size,
-            bool mmap, const InternalKeyComparator& icmp, HashFunction hash,
-            std::shared_ptr<Cache> block_cache, bool immortal)
-      : file_(std::move(file), size, mmap),
+            bool mmap, SystemClock* clock, const InternalKeyComparator& icmp,
+            HashFunction hash, std::shared_ptr<Cache> block_cache,
+            bool immortal)
+      : file_(std::move(file), size, mmap, clock),
         icmp_(icmp),
         hash_(hash),
         block_cache_(std::move(block_cache)),

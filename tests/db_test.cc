@@ -15,9 +15,11 @@
 #include <thread>
 
 #include "rocksdb/listener.h"
+#include "rocksdb/rate_limiter.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/statistics.h"
 #include "tests/db_harness.h"
+#include "tests/fault_fs.h"
 #include "tools/common/db_open.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -745,6 +747,161 @@ TEST_P(RobinHoodDBTest, ReadsThatMustNotBlock) {
     EXPECT_TRUE(it->status().IsIncomplete()) << it->status().ToString();
   }
   VERIFY("after the reads that must not block");
+}
+
+// Reads from the file (without mmap) carry the caller's ReadOptions to the
+// file system, as BlockBasedTable's do: a deadline that has passed fails
+// the read (TimedOut) instead of making it, each read's timeout is the
+// shorter of io_timeout and the time left to the deadline, and a rate
+// limiter charges the bytes at the caller's priority: lookups, scans,
+// checksum checks, and compactions (at RocksDB's IO_LOW). With mmap a
+// lookup reads the mapping: there is no read to time or to charge.
+TEST_P(RobinHoodDBTest, FileReadsCarryTheCallersDeadlineAndPriority) {
+  auto fs = std::make_shared<FaultFS>(FileSystem::Default());
+  std::unique_ptr<Env> env = NewFaultEnv(fs);
+  std::shared_ptr<RateLimiter> limiter(NewGenericRateLimiter(
+      int64_t{1} << 40, 100 * 1000, 10, RateLimiter::Mode::kReadsOnly));
+  Close();
+  ASSERT_OK(DestroyDB(dbname_, options_));
+  options_.env = env.get();
+  options_.rate_limiter = limiter;
+  ASSERT_OK(Open());
+  const int n = 2000;
+  for (int i = 0; i < n; i++) Put(Key(i), Value(i, 0));
+  Flush();
+  for (int i = 0; i < n; i += 2) Put(Key(i), Value(i, 1));
+  Flush();
+  ExpectOurTables();
+  // A block cache may answer a lookup without a read.
+  const bool cached = config().options.block_cache != nullptr;
+  auto charged = [&](Env::IOPriority p) {
+    return limiter->GetTotalBytesThrough(p);
+  };
+  auto get_all = [&](const ReadOptions& ro, int* timed_out) {
+    *timed_out = 0;
+    for (int i = 0; i < n; i += 7) {
+      std::string v;
+      Status s = db_->Get(ro, Key(i), &v);
+      if (s.IsTimedOut()) {
+        ++*timed_out;
+        continue;
+      }
+      ASSERT_OK(s);
+      ASSERT_EQ(v, model_[Key(i)]) << P(Key(i));
+    }
+  };
+  const int gets = (n + 6) / 7;
+  int timed_out = 0;
+
+  SCOPED_TRACE("default options: no timeout, nothing charged");
+  const int64_t all_before = charged(Env::IO_TOTAL);
+  fs->CountSstReadsIn(dbname_);
+  ASSERT_NO_FATAL_FAILURE(get_all(ReadOptions(), &timed_out));
+  EXPECT_EQ(timed_out, 0);
+  EXPECT_EQ(fs->sst_timed_reads(), 0u);
+  EXPECT_EQ(charged(Env::IO_TOTAL), all_before);
+
+  SCOPED_TRACE("io_timeout, a distant deadline, IO_USER");
+  ReadOptions user;
+  user.io_timeout = std::chrono::seconds(5);
+  user.deadline = std::chrono::microseconds(env->NowMicros()) +
+                  std::chrono::hours(1);
+  user.rate_limiter_priority = Env::IO_USER;
+  int64_t before = charged(Env::IO_USER);
+  fs->CountSstReadsIn(dbname_);
+  ASSERT_NO_FATAL_FAILURE(get_all(user, &timed_out));
+  EXPECT_EQ(timed_out, 0);
+  if (mmap()) {
+    EXPECT_EQ(fs->sst_reads(), 0u);
+    EXPECT_EQ(charged(Env::IO_USER), before);
+  } else {
+    EXPECT_GT(fs->sst_reads(), 0u);
+    EXPECT_EQ(fs->sst_timed_reads(), fs->sst_reads());
+    EXPECT_EQ(fs->longest_timeout(), user.io_timeout);
+    EXPECT_EQ(fs->shortest_timeout(), user.io_timeout);
+    EXPECT_GT(charged(Env::IO_USER), before);
+  }
+
+  SCOPED_TRACE("a deadline nearer than io_timeout");
+  user.deadline = std::chrono::microseconds(env->NowMicros()) +
+                  std::chrono::seconds(2);
+  fs->CountSstReadsIn(dbname_);
+  ASSERT_NO_FATAL_FAILURE(get_all(user, &timed_out));
+  EXPECT_EQ(timed_out, 0);
+  if (!mmap()) {
+    EXPECT_EQ(fs->sst_timed_reads(), fs->sst_reads());
+    EXPECT_GT(fs->sst_reads(), 0u);
+    EXPECT_LE(fs->longest_timeout(), std::chrono::seconds(2));
+  }
+
+  SCOPED_TRACE("scans and checksum checks, IO_USER");
+  before = charged(Env::IO_USER);
+  {
+    std::unique_ptr<Iterator> it(db_->NewIterator(user));
+    int seen = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) seen++;
+    ASSERT_OK(it->status());
+    EXPECT_EQ(seen, n);
+  }
+  if (mmap()) {
+    EXPECT_EQ(charged(Env::IO_USER), before);
+  } else {
+    EXPECT_GT(charged(Env::IO_USER), before);
+  }
+  before = charged(Env::IO_USER);
+  ASSERT_OK(db_->VerifyChecksum(user));
+  if (!mmap()) EXPECT_GT(charged(Env::IO_USER), before);
+
+  SCOPED_TRACE("a deadline that has passed");
+  ReadOptions late;
+  late.deadline = std::chrono::microseconds(env->NowMicros() - 1000);
+  ASSERT_NO_FATAL_FAILURE(get_all(late, &timed_out));
+  if (mmap()) {
+    EXPECT_EQ(timed_out, 0);
+  } else if (cached) {
+    EXPECT_GT(timed_out, 0);
+  } else {
+    EXPECT_EQ(timed_out, gets);
+  }
+  {
+    std::unique_ptr<Iterator> it(db_->NewIterator(late));
+    int seen = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) seen++;
+    if (mmap()) {
+      ASSERT_OK(it->status());
+      EXPECT_EQ(seen, n);
+    } else {
+      EXPECT_TRUE(it->status().IsTimedOut()) << it->status().ToString();
+    }
+  }
+  Status verified = db_->VerifyChecksum(late);
+  EXPECT_TRUE(mmap() ? verified.ok() : verified.IsTimedOut())
+      << verified.ToString();
+
+  SCOPED_TRACE("compaction reads, at IO_LOW; then lookups in its output");
+  const int64_t low = charged(Env::IO_LOW);
+  ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
+  ExpectOurTables();
+  if (!mmap()) EXPECT_GT(charged(Env::IO_LOW), low);
+  user.deadline = std::chrono::microseconds(env->NowMicros()) +
+                  std::chrono::hours(1);
+  before = charged(Env::IO_USER);
+  ASSERT_NO_FATAL_FAILURE(get_all(user, &timed_out));
+  EXPECT_EQ(timed_out, 0);
+  EXPECT_EQ(charged(Env::IO_USER) > before, !mmap());
+  ASSERT_NO_FATAL_FAILURE(get_all(late, &timed_out));
+  if (!mmap() && !cached) EXPECT_EQ(timed_out, gets);
+  if (mmap()) EXPECT_EQ(timed_out, 0);
+  VERIFY("after the reads");
+
+  fs->CountSstReadsIn("");
+  Close();
+  ASSERT_OK(DestroyDB(dbname_, options_));
+  options_.env = Env::Default();
+  options_.rate_limiter.reset();
+  ASSERT_OK(Open());
+  model_.clear();
+  keys_.clear();
 }
 
 TEST_P(RobinHoodDBTest, FlippedByteNeverGivesAWrongAnswer) {

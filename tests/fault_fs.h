@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <deque>
@@ -84,16 +85,38 @@ class FaultFS : public FileSystemWrapper {
   }
   bool skip_syncs() const { return skip_syncs_.load(); }
   // Counts the bytes that reads return from the SST files of directory
-  // `dir` (from now on; empty: none), for tests of how much a job reads.
+  // `dir` (from now on; empty: none), for tests of how much a job reads,
+  // and those reads' timeouts, for tests of what options reach the file
+  // system.
   void CountSstReadsIn(const std::string& dir) {
     std::lock_guard<std::mutex> lock(mu_);
     counted_dir_ = dir.empty() || dir.back() == '/' ? dir : dir + "/";
     sst_bytes_read_.store(0);
+    sst_reads_ = sst_timed_reads_ = 0;
+    longest_timeout_ = shortest_timeout_ = std::chrono::microseconds(0);
     counting_.store(!dir.empty());
   }
   uint64_t sst_bytes_read() const { return sst_bytes_read_.load(); }
+  // Of the counted reads: how many, how many carried a timeout, and the
+  // longest and shortest timeout among those.
+  uint64_t sst_reads() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return sst_reads_;
+  }
+  uint64_t sst_timed_reads() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return sst_timed_reads_;
+  }
+  std::chrono::microseconds longest_timeout() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return longest_timeout_;
+  }
+  std::chrono::microseconds shortest_timeout() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return shortest_timeout_;
+  }
   void NoteRead(const std::string& fname, const IOStatus& s,
-                const Slice& data) {
+                const Slice& data, const IOOptions& o) {
     if (!counting_.load(std::memory_order_relaxed) || !s.ok() || data.empty()) {
       return;
     }
@@ -103,6 +126,16 @@ class FaultFS : public FileSystemWrapper {
         name.ends_with(".sst") &&
         fname.find('/', counted_dir_.size()) == std::string::npos) {
       sst_bytes_read_ += data.size();
+      sst_reads_++;
+      if (o.timeout.count() > 0) {
+        longest_timeout_ = sst_timed_reads_ == 0
+                               ? o.timeout
+                               : std::max(longest_timeout_, o.timeout);
+        shortest_timeout_ = sst_timed_reads_ == 0
+                                ? o.timeout
+                                : std::min(shortest_timeout_, o.timeout);
+        sst_timed_reads_++;
+      }
     }
   }
 
@@ -288,7 +321,7 @@ class FaultFS : public FileSystemWrapper {
                   IODebugContext* dbg) const override {
       // Read first, so a rule can choose reads by what they return.
       IOStatus s = target()->Read(offset, n, o, result, scratch, dbg);
-      fs_->NoteRead(name_, s, *result);
+      fs_->NoteRead(name_, s, *result, o);
       Effect e;
       uint64_t pick;
       std::string where;
@@ -343,7 +376,7 @@ class FaultFS : public FileSystemWrapper {
     IOStatus Read(size_t n, const IOOptions& o, Slice* result, char* scratch,
                   IODebugContext* dbg) override {
       IOStatus s = target()->Read(n, o, result, scratch, dbg);
-      fs_->NoteRead(name_, s, *result);
+      fs_->NoteRead(name_, s, *result, o);
       Effect e;
       uint64_t pick;
       std::string where;
@@ -360,7 +393,7 @@ class FaultFS : public FileSystemWrapper {
                             Slice* result, char* scratch,
                             IODebugContext* dbg) override {
       IOStatus s = target()->PositionedRead(offset, n, o, result, scratch, dbg);
-      fs_->NoteRead(name_, s, *result);
+      fs_->NoteRead(name_, s, *result, o);
       Effect e;
       uint64_t pick;
       std::string where;
@@ -399,11 +432,15 @@ class FaultFS : public FileSystemWrapper {
     uint64_t calls;
     std::mt19937_64 rng;
   };
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::vector<Armed> rules_;
   std::atomic<uint64_t> fired_{0};
   std::string counted_dir_;  // guarded by mu_
   std::atomic<uint64_t> sst_bytes_read_{0};
+  uint64_t sst_reads_ = 0;        // guarded by mu_, as the three below
+  uint64_t sst_timed_reads_ = 0;
+  std::chrono::microseconds longest_timeout_{0};
+  std::chrono::microseconds shortest_timeout_{0};
   std::atomic<bool> counting_{false};
   std::atomic<bool> skip_syncs_{false};
   std::atomic<bool> verbose_{false};

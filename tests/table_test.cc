@@ -639,6 +639,65 @@ TEST(TableTest, MmapOptionOverAFileOpenedForPositionedReads) {
   }
 }
 
+// A read from the file for a caller whose ReadOptions::deadline has passed
+// is not made: every layout's lookups, scans and checksum checks answer
+// TimedOut, as BlockBasedTable's reads do, and answer again once the
+// deadline allows.
+TEST(TableTest, PositionedReadsStopAtAPassedDeadline) {
+  for (const char* name : {"inline_keyorder_hashbloom", "inline_varying",
+                           "paged_hashbloom", "versions", "snappy",
+                           "lz4_big_values"}) {
+    SCOPED_TRACE(name);
+    const Param* p = nullptr;
+    for (const Param& q : kParams) {
+      if (std::string(q.name) == name) p = &q;
+    }
+    ASSERT_NE(p, nullptr);
+    if (!CanCompress(p->compression)) continue;
+    std::mt19937_64 rng(p->keys * 37 + p->key_max);
+    Harness h(/*mmap=*/false);
+    Entries model = Sorted(MakeEntries(*p, &rng), h.icmp());
+    ASSERT_OK(h.Build(model, OptionsOf(*p), p->hash, nullptr, p->compression));
+    std::unique_ptr<TableReader> table;
+    ASSERT_OK(h.Open(&table, p->hash));
+    ReadOptions late;
+    late.deadline =
+        std::chrono::microseconds(SystemClock::Default()->NowMicros() - 1000);
+    for (const auto& e : model) {
+      ParsedInternalKey parsed;
+      ASSERT_OK(ParseInternalKey(e.first, &parsed, false));
+      PinnableSlice value;
+      SequenceNumber max_covering = 0;
+      MergeContext merge_context;
+      GetContext ctx(BytewiseComparator(), nullptr, nullptr, nullptr,
+                     GetContext::kNotFound, parsed.user_key, &value, nullptr,
+                     nullptr, &merge_context, true, &max_covering,
+                     SystemClock::Default().get());
+      Status s = table->Get(late, IKey(parsed.user_key.ToString(),
+                                       kMaxSequenceNumber, kValueTypeForSeek),
+                            &ctx, nullptr, false);
+      ASSERT_TRUE(s.IsTimedOut()) << s.ToString();
+    }
+    std::unique_ptr<InternalIterator> it(table->NewIterator(
+        late, nullptr, nullptr, false, TableReaderCaller::kUncategorized));
+    it->SeekToFirst();
+    EXPECT_FALSE(it->Valid());
+    EXPECT_TRUE(it->status().IsTimedOut()) << it->status().ToString();
+    Status verified =
+        table->VerifyChecksum(late, TableReaderCaller::kUncategorized);
+    EXPECT_TRUE(verified.IsTimedOut()) << verified.ToString();
+    // Nothing was left half-read.
+    for (const auto& e : model) {
+      ParsedInternalKey parsed;
+      ASSERT_OK(ParseInternalKey(e.first, &parsed, false));
+      ASSERT_NO_FATAL_FAILURE(CheckGet(table.get(), model,
+                                       parsed.user_key.ToString(),
+                                       kMaxSequenceNumber));
+    }
+    CheckIterator(table.get(), model, h.icmp(), &rng);
+  }
+}
+
 // Type byte 0x40 (kZSTDNotFinalCompression before RocksDB 10.0) is zstd
 // data: written compressed, and read back, on every host.
 TEST(TableTest, ZstdUnderItsPre10TypeByte) {
