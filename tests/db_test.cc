@@ -822,6 +822,29 @@ TEST_P(RobinHoodDBTest, FileReadsCarryTheCallersDeadlineAndPriority) {
     EXPECT_GT(charged(Env::IO_USER), before);
   }
 
+  SCOPED_TRACE("MultiGet, io_timeout and IO_USER");
+  {
+    std::vector<std::string> names;
+    for (int i = 1; i < n; i += 9) names.push_back(Key(i));
+    std::vector<Slice> keys(names.begin(), names.end());
+    std::vector<PinnableSlice> values(keys.size());
+    std::vector<Status> statuses(keys.size());
+    before = charged(Env::IO_USER);
+    fs->CountSstReadsIn(dbname_);
+    db_->MultiGet(user, db_->DefaultColumnFamily(), keys.size(), keys.data(),
+                  values.data(), statuses.data());
+    for (size_t i = 0; i < keys.size(); i++) {
+      ASSERT_OK(statuses[i]);
+      EXPECT_EQ(values[i].ToString(), model_[names[i]]);
+    }
+    if (!mmap()) {
+      EXPECT_GT(fs->sst_reads(), 0u);
+      EXPECT_EQ(fs->sst_timed_reads(), fs->sst_reads());
+      EXPECT_EQ(fs->longest_timeout(), user.io_timeout);
+      EXPECT_GT(charged(Env::IO_USER), before);
+    }
+  }
+
   SCOPED_TRACE("a deadline nearer than io_timeout");
   user.deadline = std::chrono::microseconds(env->NowMicros()) +
                   std::chrono::seconds(2);
