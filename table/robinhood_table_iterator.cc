@@ -14,6 +14,10 @@ namespace {
 constexpr size_t kNoBlock = ~size_t{0};
 // Read-ahead once a scan is seen to be sequential (as RocksDB's block-based
 // reader does for user scans, up to 256 KiB).
+// A scan that turns out sequential reads ahead 8 KiB, then twice as much
+// each time, up to 256 KiB, as BlockBasedTable's iterators do: a short
+// scan from disk (or under a rate limiter) reads a few blocks, not 256 KiB.
+constexpr size_t kFirstAutoReadahead = 8 << 10;
 constexpr size_t kAutoReadahead = 256 << 10;
 constexpr int kLoadsBeforeReadahead = 2;
 }  // namespace
@@ -31,7 +35,7 @@ RobinHoodTableIterator::RobinHoodTableIterator(const TableView* table,
       through_cache_(through_cache),
       use_(use),
       readahead_buf_(new std::string),
-      readahead_bytes_(readahead > 0 ? readahead : kAutoReadahead),
+      readahead_bytes_(readahead > 0 ? readahead : kFirstAutoReadahead),
       eager_readahead_(readahead > 0),
       last_loaded_(kNoBlock) {}
 
@@ -41,6 +45,7 @@ bool RobinHoodTableIterator::ReadAhead(size_t b, Slice* raw) {
   const uint64_t bytes = loc.contents_bytes + kTrailerSize;
   const bool sequential = last_loaded_ != kNoBlock && b == last_loaded_ + 1;
   sequential_loads_ = sequential ? sequential_loads_ + 1 : 0;
+  if (!sequential && !eager_readahead_) readahead_bytes_ = kFirstAutoReadahead;
   last_loaded_ = b;
   const std::string& ra = *readahead_buf_;
   if (start < readahead_offset_ ||
@@ -60,6 +65,9 @@ bool RobinHoodTableIterator::ReadAhead(size_t b, Slice* raw) {
       return false;  // the plain read reports any error
     }
     readahead_offset_ = start;
+    if (!eager_readahead_) {
+      readahead_bytes_ = std::min(readahead_bytes_ * 2, kAutoReadahead);
+    }
   }
   *raw = Slice(readahead_buf_->data() + (start - readahead_offset_), bytes);
   return true;

@@ -61,7 +61,7 @@ class RobinHoodTableIterator : public LayoutIterator {
   CachedBlock pin_;
   std::unique_ptr<std::string> readahead_buf_;
   uint64_t readahead_offset_ = 0;
-  const size_t readahead_bytes_;
+  size_t readahead_bytes_;  // the next read ahead's; grows while sequential
   const bool eager_readahead_;
   size_t last_loaded_;
   int sequential_loads_ = 0;
