@@ -52,64 +52,77 @@ TEST_P(RobinHoodDBTest, IteratorsAcrossSeveralFilesAndAfterCompaction) {
 // prefix seek sees its prefix's keys, whatever mode asks
 // (prefix_same_as_start, auto_prefix_mode with an upper bound), in files
 // and after compaction, and Get and MultiGet answer as without one.
-// Without mmap a scan of a log file reads ahead once it turns out
+// Without mmap a scan of a log or paged file reads ahead once it turns out
 // sequential, in runs that start at 8 KiB and double up to 256 KiB: a
-// short scan reads little more than the blocks it steps over (from disk,
-// or charged to a rate limiter), a long one few times.
+// short scan reads little more than the blocks or pages it steps over
+// (from disk, or charged to a rate limiter), a long one few times.
 TEST_P(RobinHoodDBTest, ShortScansReadLittleLongScansReadAhead) {
   if (mmap() || std::get<1>(GetParam()) != 0) {
     GTEST_SKIP() << "positioned reads, one configuration";
   }
   auto fs = std::make_shared<FaultFS>(FileSystem::Default());
   std::unique_ptr<Env> env = NewFaultEnv(fs);
-  Close();
-  ASSERT_OK(DestroyDB(dbname_, options_));
-  options_.env = env.get();
-  RobinHoodTableOptions log;  // the log layout, 4 KiB blocks
-  log.inline_slot_limit = 0;
-  log.page_layout = false;
-  options_.table_factory.reset(NewRobinHoodTableFactory(log));
-  options_.compression = kNoCompression;
-  ASSERT_OK(Open());
-  const int n = 20000;
-  for (int i = 0; i < n; i++) Put(Key(i), Value(i, 0) + std::string(100, 'v'));
-  Flush();
-  ExpectOurTables();
-  const uint64_t file_bytes = Files()[0].size;
-  // The first Seek reads the file's sparse index; not what is measured.
-  {
-    std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
-    it->Seek(Key(1));
-    ASSERT_TRUE(it->Valid());
-  }
-  auto scan = [&](int from, int steps) {
-    std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
-    int i = from;
-    for (it->Seek(Key(from)); it->Valid() && i < from + steps; it->Next()) {
-      ASSERT_EQ(it->key().ToString(), Key(i));
-      ++i;
+  for (const bool paged : {false, true}) {
+    SCOPED_TRACE(paged ? "paged" : "log");
+    Close();
+    ASSERT_OK(DestroyDB(dbname_, options_));
+    options_.env = env.get();
+    RobinHoodTableOptions o;  // 4 KiB log blocks or pages
+    o.inline_slot_limit = 0;
+    o.page_layout = paged;
+    options_.table_factory.reset(NewRobinHoodTableFactory(o));
+    options_.compression = kNoCompression;
+    ASSERT_OK(Open());
+    const int n = 20000;
+    for (int i = 0; i < n; i++) {
+      ASSERT_OK(db_->Put(WriteOptions(), Key(i),
+                         Value(i, 0) + std::string(100, 'v')));
     }
-    ASSERT_OK(it->status());
-    ASSERT_EQ(i, std::min(from + steps, n));
-  };
-  // About 50 entries: four or five blocks.
-  fs->CountSstReadsIn(dbname_);
-  ASSERT_NO_FATAL_FAILURE(scan(n / 2, 50));
-  EXPECT_LT(fs->sst_bytes_read(), uint64_t{48} << 10);
-  // Everything: fewer reads than a tenth of the blocks.
-  fs->CountSstReadsIn(dbname_);
-  ASSERT_NO_FATAL_FAILURE(scan(0, n));
-  EXPECT_GE(fs->sst_bytes_read(), file_bytes / 2);
-  EXPECT_LT(fs->sst_reads(), file_bytes / 4096 / 10)
-      << fs->sst_bytes_read() << " bytes of " << file_bytes;
-  fs->CountSstReadsIn("");
-
+    Flush();
+    Compact();  // compacted puts: the paged layout where it is on
+    ExpectOurTables();
+    ASSERT_EQ(NumFiles(), 1);
+    TablePropertiesCollection props;
+    ASSERT_OK(db_->GetPropertiesOfAllTables(&props));
+    for (const auto& p : props) {
+      const auto& user = p.second->user_collected_properties;
+      auto layout = user.find(RobinHoodTablePropertyNames::kLayout);
+      ASSERT_TRUE(layout != user.end());
+      EXPECT_EQ(layout->second, paged ? "paged" : "log");
+    }
+    const uint64_t file_bytes = Files()[0].size;
+    // A log file's first Seek reads its sparse index: not measured.
+    {
+      std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+      it->Seek(Key(1));
+      ASSERT_TRUE(it->Valid());
+    }
+    auto scan = [&](int from, int steps) {
+      std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
+      int i = from;
+      for (it->Seek(Key(from)); it->Valid() && i < from + steps; it->Next()) {
+        ASSERT_EQ(it->key().ToString(), Key(i));
+        ++i;
+      }
+      ASSERT_OK(it->status());
+      ASSERT_EQ(i, std::min(from + steps, n));
+    };
+    // About 50 entries: four or five blocks or pages.
+    fs->CountSstReadsIn(dbname_);
+    ASSERT_NO_FATAL_FAILURE(scan(n / 2, 50));
+    EXPECT_LT(fs->sst_bytes_read(), uint64_t{48} << 10);
+    // Everything: fewer reads than a tenth of the blocks or pages.
+    fs->CountSstReadsIn(dbname_);
+    ASSERT_NO_FATAL_FAILURE(scan(0, n));
+    EXPECT_GE(fs->sst_bytes_read(), file_bytes / 2);
+    EXPECT_LT(fs->sst_reads(), file_bytes / 4096 / 10)
+        << fs->sst_bytes_read() << " bytes of " << file_bytes;
+    fs->CountSstReadsIn("");
+  }
   Close();
   ASSERT_OK(DestroyDB(dbname_, options_));
   options_ = BaseOptions();
   ASSERT_OK(Open());
-  model_.clear();
-  keys_.clear();
 }
 
 TEST_P(RobinHoodDBTest, PrefixSeeksWithAPrefixExtractor) {
