@@ -463,12 +463,11 @@ TEST_P(RobinHoodDBApiTest, BackupOfUnchangedFilesReadsThemOnlyWithoutFileChecksu
   std::unique_ptr<Env> env = NewFaultEnv(fs);
   for (const bool checksums : {false, true}) {
     SCOPED_TRACE(checksums ? "with file checksums" : "without");
-    Close();
-    ASSERT_OK(DestroyDB(dbname_, options_));
-    options_.env = env.get();
-    options_.file_checksum_gen_factory =
+    Options o = BaseOptions();
+    o.env = env.get();
+    o.file_checksum_gen_factory =
         checksums ? GetFileChecksumGenCrc32cFactory() : nullptr;
-    ASSERT_OK(Open());
+    ASSERT_NO_FATAL_FAILURE(StartOver(o));
     // Files of about 2 MB each.
     std::mt19937_64 rng(7);
     std::string big(400, '\0');
@@ -504,13 +503,7 @@ TEST_P(RobinHoodDBApiTest, BackupOfUnchangedFilesReadsThemOnlyWithoutFileChecksu
     engine.reset();
     ASSERT_OK(DestroyDir(Env::Default(), backups));
   }
-  Close();
-  ASSERT_OK(DestroyDB(dbname_, options_));
-  options_.env = Env::Default();
-  options_.file_checksum_gen_factory = nullptr;
-  ASSERT_OK(Open());
-  model_.clear();
-  keys_.clear();
+  ASSERT_NO_FATAL_FAILURE(StartOver(BaseOptions()));
 }
 
 // What RocksDB reads of a file's properties through our reader: the

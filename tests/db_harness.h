@@ -163,6 +163,17 @@ class RobinHoodDBTest
     Close();
     ASSERT_OK(Open());
   }
+  // Drops the DB and opens an empty one with `o`, the options from now on
+  // (an Env a test owns must outlive them: start over with BaseOptions()
+  // before it goes).
+  void StartOver(const Options& o) {
+    Close();
+    ASSERT_OK(DestroyDB(dbname_, options_));
+    options_ = o;
+    ASSERT_OK(Open());
+    model_.clear();
+    keys_.clear();
+  }
 
   // --- Writes, applied to the DB and to model_ ---
   void Put(const std::string& k, const std::string& v) {

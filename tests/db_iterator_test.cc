@@ -64,15 +64,14 @@ TEST_P(RobinHoodDBTest, ShortScansReadLittleLongScansReadAhead) {
   std::unique_ptr<Env> env = NewFaultEnv(fs);
   for (const bool paged : {false, true}) {
     SCOPED_TRACE(paged ? "paged" : "log");
-    Close();
-    ASSERT_OK(DestroyDB(dbname_, options_));
-    options_.env = env.get();
-    RobinHoodTableOptions o;  // 4 KiB log blocks or pages
-    o.inline_slot_limit = 0;
-    o.page_layout = paged;
-    options_.table_factory.reset(NewRobinHoodTableFactory(o));
-    options_.compression = kNoCompression;
-    ASSERT_OK(Open());
+    RobinHoodTableOptions rh;  // 4 KiB log blocks or pages
+    rh.inline_slot_limit = 0;
+    rh.page_layout = paged;
+    Options o = BaseOptions();
+    o.env = env.get();
+    o.table_factory.reset(NewRobinHoodTableFactory(rh));
+    o.compression = kNoCompression;
+    ASSERT_NO_FATAL_FAILURE(StartOver(o));
     const int n = 20000;
     for (int i = 0; i < n; i++) {
       ASSERT_OK(db_->Put(WriteOptions(), Key(i),
@@ -119,10 +118,7 @@ TEST_P(RobinHoodDBTest, ShortScansReadLittleLongScansReadAhead) {
         << fs->sst_bytes_read() << " bytes of " << file_bytes;
     fs->CountSstReadsIn("");
   }
-  Close();
-  ASSERT_OK(DestroyDB(dbname_, options_));
-  options_ = BaseOptions();
-  ASSERT_OK(Open());
+  ASSERT_NO_FATAL_FAILURE(StartOver(BaseOptions()));
 }
 
 TEST_P(RobinHoodDBTest, PrefixSeeksWithAPrefixExtractor) {

@@ -761,11 +761,10 @@ TEST_P(RobinHoodDBTest, FileReadsCarryTheCallersDeadlineAndPriority) {
   std::unique_ptr<Env> env = NewFaultEnv(fs);
   std::shared_ptr<RateLimiter> limiter(NewGenericRateLimiter(
       int64_t{1} << 40, 100 * 1000, 10, RateLimiter::Mode::kReadsOnly));
-  Close();
-  ASSERT_OK(DestroyDB(dbname_, options_));
-  options_.env = env.get();
-  options_.rate_limiter = limiter;
-  ASSERT_OK(Open());
+  Options o = options_;
+  o.env = env.get();
+  o.rate_limiter = limiter;
+  ASSERT_NO_FATAL_FAILURE(StartOver(o));
   const int n = 2000;
   for (int i = 0; i < n; i++) Put(Key(i), Value(i, 0));
   Flush();
@@ -918,13 +917,7 @@ TEST_P(RobinHoodDBTest, FileReadsCarryTheCallersDeadlineAndPriority) {
   VERIFY("after the reads");
 
   fs->CountSstReadsIn("");
-  Close();
-  ASSERT_OK(DestroyDB(dbname_, options_));
-  options_.env = Env::Default();
-  options_.rate_limiter.reset();
-  ASSERT_OK(Open());
-  model_.clear();
-  keys_.clear();
+  ASSERT_NO_FATAL_FAILURE(StartOver(BaseOptions()));
 }
 
 TEST_P(RobinHoodDBTest, FlippedByteNeverGivesAWrongAnswer) {
