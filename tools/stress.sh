@@ -62,8 +62,9 @@ run_limit=$(( 120 + ops / 40 ))
 # Reads charged to a rate limiter: user reads at IO_USER, compactions' at
 # IO_LOW (positioned reads carry the priority to it). The rate holds some
 # reads back without making the runs long: at 64 MiB/s the first of these
-# took 41 s against BlockBasedTable's 10 (whose 2 GiB block cache spares it
-# most reads; this configuration has no cache).
+# took 46 s against BlockBasedTable's 10 (db_stress gives BlockBasedTable
+# a 2 GiB block cache, which spares it most reads; this configuration
+# gives ours none, so each lookup and seek reads its 4 KiB).
 RATE_LIMITED="--rate_limiter_bytes_per_sec=268435456 --rate_limit_bg_reads=1 --rate_limit_user_ops=1"
 
 # name | DBOptions and CFOptions lines (;-separated) | RobinHoodTable options
