@@ -12,8 +12,6 @@ namespace robinhood {
 
 namespace {
 constexpr size_t kNoBlock = ~size_t{0};
-// Read-ahead once a scan is seen to be sequential (as RocksDB's block-based
-// reader does for user scans, up to 256 KiB).
 // A scan that turns out sequential reads ahead 8 KiB, then twice as much
 // each time, up to 256 KiB, as BlockBasedTable's iterators do: a short
 // scan from disk (or under a rate limiter) reads a few blocks, not 256 KiB.
