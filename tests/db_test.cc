@@ -872,7 +872,9 @@ TEST_P(RobinHoodDBTest, FileReadsCarryTheCallersDeadlineAndPriority) {
   }
   before = charged(Env::IO_USER);
   ASSERT_OK(db_->VerifyChecksum(user));
-  if (!mmap()) EXPECT_GT(charged(Env::IO_USER), before);
+  if (!mmap()) {
+    EXPECT_GT(charged(Env::IO_USER), before);
+  }
 
   SCOPED_TRACE("a deadline that has passed");
   ReadOptions late;
@@ -904,7 +906,9 @@ TEST_P(RobinHoodDBTest, FileReadsCarryTheCallersDeadlineAndPriority) {
   const int64_t low = charged(Env::IO_LOW);
   ASSERT_OK(db_->CompactRange(CompactRangeOptions(), nullptr, nullptr));
   ExpectOurTables();
-  if (!mmap()) EXPECT_GT(charged(Env::IO_LOW), low);
+  if (!mmap()) {
+    EXPECT_GT(charged(Env::IO_LOW), low);
+  }
   user.deadline = std::chrono::microseconds(env->NowMicros()) +
                   std::chrono::hours(1);
   before = charged(Env::IO_USER);
@@ -912,8 +916,12 @@ TEST_P(RobinHoodDBTest, FileReadsCarryTheCallersDeadlineAndPriority) {
   EXPECT_EQ(timed_out, 0);
   EXPECT_EQ(charged(Env::IO_USER) > before, !mmap());
   ASSERT_NO_FATAL_FAILURE(get_all(late, &timed_out));
-  if (!mmap() && !cached) EXPECT_EQ(timed_out, gets);
-  if (mmap()) EXPECT_EQ(timed_out, 0);
+  if (!mmap() && !cached) {
+    EXPECT_EQ(timed_out, gets);
+  }
+  if (mmap()) {
+    EXPECT_EQ(timed_out, 0);
+  }
   VERIFY("after the reads");
 
   fs->CountSstReadsIn("");
