@@ -9,6 +9,7 @@
 
 #include <chrono>
 
+#include "file/file_util.h"
 #include "rocksdb/env.h"
 #include "rocksdb/file_system.h"
 #include "rocksdb/options.h"
@@ -38,23 +39,16 @@ struct ReadUse {
     return use;
   }
 
-  // The options of one read made now: the time left to the deadline or
-  // the read's timeout, whichever is shorter, and the priority. TimedOut
-  // once the deadline has passed: the read is not made.
+  // The options of one read made now, as RocksDB makes them from these
+  // three (file_util.h): the time left to the deadline or the read's
+  // timeout, whichever is shorter, and the priority. TimedOut once the
+  // deadline has passed: the read is not made.
   IOStatus Prepare(SystemClock* clock, IOOptions* opts) const {
-    if (deadline.count() != 0) {
-      const std::chrono::microseconds now(clock->NowMicros());
-      if (now >= deadline) {
-        return IOStatus::TimedOut("RobinHoodTable: the read's deadline passed");
-      }
-      opts->timeout = deadline - now;
-    }
-    if (io_timeout.count() != 0 &&
-        (opts->timeout.count() == 0 || io_timeout < opts->timeout)) {
-      opts->timeout = io_timeout;
-    }
-    opts->rate_limiter_priority = priority;
-    return IOStatus::OK();
+    ReadOptions ro;
+    ro.deadline = deadline;
+    ro.io_timeout = io_timeout;
+    ro.rate_limiter_priority = priority;
+    return PrepareIOFromReadOptions(ro, clock, *opts);
   }
 };
 
