@@ -6,7 +6,8 @@ DEFINE_string(benchmarks,
               "fill (DB fill + full CompactRange), ingest (SstFileWriter + "
               "IngestExternalFile into a fresh DB), readrandom, "
               "multireadrandom (--batch_size keys per MultiGet), readmissing "
-              "(absent keys), seekrandom (Seek + --seek_nexts Next). 'build' "
+              "(absent keys), seekrandom (Seek + --seek_nexts Next), readseq "
+              "(one full scan; not run unless named). 'build' "
               "means fill,ingest. Read phases use the DB made by fill (or "
               "the existing one with --use_existing_db).");
 DEFINE_string(formats, "robinhood,cuckoo,plain,block",

@@ -222,7 +222,8 @@ std::string SkipReason(const FormatSpec& f, const Workload& w,
     return "--fill_by=ingest: this format's files cannot be ingested (see "
            "its ingest phase)";
   }
-  if (f.format == Format::kCuckoo && phase == "seekrandom" &&
+  if (f.format == Format::kCuckoo &&
+      (phase == "seekrandom" || phase == "readseq") &&
       !FLAGS_cuckoo_seekrandom) {
     return "CuckooTable's iterator sorts the whole file before its first "
            "Seek (its wiki: \"range scan is very slow\"; minutes at 10M "

@@ -61,7 +61,7 @@ std::string MachineDescription() {
 
 const std::vector<std::string> kAllPhases = {
     "fill", "ingest", "readrandom", "multireadrandom", "readmissing",
-    "seekrandom"};
+    "seekrandom", "readseq"};
 
 bool IsReadPhase(const std::string& p) { return p != "fill" && p != "ingest"; }
 
@@ -158,7 +158,7 @@ int main(int argc, char** argv) {
     } else {
       fprintf(stderr, "unknown benchmark '%s' (fill, ingest, build, "
                       "readrandom, multireadrandom, readmissing, "
-                      "seekrandom)\n", p.c_str());
+                      "seekrandom, readseq)\n", p.c_str());
       return 2;
     }
   }

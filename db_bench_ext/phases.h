@@ -42,7 +42,8 @@ std::string Warmup(const PhaseContext& ctx, rocksdb::DB* db, uint64_t reads,
                    uint64_t seed);
 
 // One timed read phase: readrandom, multireadrandom, readmissing or
-// seekrandom; `reads` operations per thread.
+// seekrandom, `reads` operations per thread; or readseq, one full scan a
+// thread.
 PhaseResult RunRead(const PhaseContext& ctx, rocksdb::DB* db,
                     const std::string& phase, int threads, uint64_t reads,
                     int batch_size, int seek_nexts, uint64_t seed);

@@ -39,10 +39,9 @@ Status InlineLayout::Get(const ParsedInternalKey& target, uint64_t hash,
 
 InternalIterator* InlineLayout::NewIterator(Arena* arena, bool compaction,
                                             const ReadUse& use,
-                                            size_t /*readahead*/) const {
-  // Compaction reads every slot: all of them at the first positioning.
+                                            size_t readahead) const {
   return NewIteratorIn<InlineTableIterator>(arena, view_, this, compaction,
-                                            use);
+                                            readahead, use);
 }
 
 uint64_t InlineLayout::OffsetOf(const Slice& key) const {

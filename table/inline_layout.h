@@ -37,6 +37,7 @@ class InlineLayout : public Layout {
   InternalIterator* NewIterator(Arena* arena, bool compaction,
                                 const ReadUse& use,
                                 size_t readahead) const override;
+  bool ScansThroughCache() const override { return table_.caches_pages(); }
   uint64_t OffsetOf(const Slice& internal_key) const override;
   Status VerifyEntries(const ReadUse& use,
                        std::string* buf) const override {

@@ -277,6 +277,46 @@ Status InlineTable::ReadRun(uint64_t first, uint64_t count, bool verify,
   return Status::OK();
 }
 
+Status InlineTable::ReadPages(uint64_t first, uint64_t count, bool verify,
+                              std::string* buf, Slice* run,
+                              const ReadUse& use) const {
+  if (count == 0 || first >= pages_ || count > pages_ - first) {
+    return Damaged("page run out of range", first * paging_.page_slots);
+  }
+  const uint64_t last = first + count - 1;
+  const uint64_t at = paging_.PageOffset(first);
+  const uint64_t end =
+      paging_.PageOffset(last) + paging_.PageBytes(last, geo_.slots);
+  Status s = file_->ReadRange(slots_offset_ + at, end - at, buf, run, use);
+  for (uint64_t pg = first; s.ok() && verify && pg <= last; ++pg) {
+    s = VerifyPage(pg, run->data() + paging_.PageOffset(pg) - at);
+  }
+  return s;
+}
+
+bool InlineTable::LookupPage(uint64_t page, CachedBlock* pin,
+                             Slice* contents) const {
+  return cache_ != nullptr && page < pages_ &&
+         pin->Lookup(cache_, cache_id_, page,
+                     paging_.PageBytes(page, geo_.slots), contents);
+}
+
+void InlineTable::KeepPages(uint64_t first, uint64_t count,
+                            const Slice& run) const {
+  if (cache_ == nullptr) return;
+  const uint64_t at = paging_.PageOffset(first);
+  for (uint64_t pg = first; pg < first + count; ++pg) {
+    const size_t bytes = paging_.PageBytes(pg, geo_.slots);
+    CachedBlock pin;
+    Slice page;
+    if (!pin.Lookup(cache_, cache_id_, pg, bytes, &page)) {
+      pin.Insert(cache_, cache_id_, pg,
+                 Slice(run.data() + paging_.PageOffset(pg) - at, bytes),
+                 &page);
+    }
+  }
+}
+
 Status InlineTable::DecodeSlot(const char* p, uint64_t slot, Slice* key,
                                Slice* value) const {
   if (p[0] == 0) return Damaged("an entry's slot is empty", slot);

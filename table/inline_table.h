@@ -156,6 +156,17 @@ class InlineTable {
     cache_id_ = id;
   }
 
+  // Whether pages of slots go to a cache (KeepPagesIn).
+  bool caches_pages() const { return cache_ != nullptr; }
+  // Whether SlotAt answers without reading: key order, or the order array
+  // (or SortSlots' order) already in memory.
+  bool OrderInMemory() const {
+    if (key_ordered_) return true;
+    return order_width_ == 0
+               ? sorted_.load(std::memory_order_acquire) != nullptr
+               : order_.load(std::memory_order_acquire) != nullptr;
+  }
+
   const InlineShape& shape() const { return shape_; }
   uint64_t num_keys() const { return num_keys_; }
   uint64_t num_slots() const { return geo_.slots; }
@@ -253,6 +264,18 @@ class InlineTable {
   Status ReadRun(uint64_t first, uint64_t count, bool verify,
                  std::string* buf, Slice* run, CachedBlock* pin = nullptr,
                  const ReadUse& use = kNoReadUse) const;
+  // Without mmap, for scans: makes `*run` pages [first, first + count) as
+  // they lie in the file (checksums and padding included), read into
+  // `*buf` as `use` says and each checked if `verify`. Slot s of page p
+  // lies at PageOffset(p) - PageOffset(first) + s % page_slots * width.
+  Status ReadPages(uint64_t first, uint64_t count, bool verify,
+                   std::string* buf, Slice* run, const ReadUse& use) const;
+  // Page `page` from the cache of KeepPagesIn, pinned by `*pin`, if the
+  // cache holds it (verified, as lookups leave their pages there).
+  bool LookupPage(uint64_t page, CachedBlock* pin, Slice* contents) const;
+  // Leaves the verified pages of `run` (ReadPages(first, count)) in the
+  // cache of KeepPagesIn, for lookups and scans after.
+  void KeepPages(uint64_t first, uint64_t count, const Slice& run) const;
   // Decodes the used slot at `p` (slot number `slot`, for errors).
   Status DecodeSlot(const char* p, uint64_t slot, Slice* key,
                     Slice* value) const;

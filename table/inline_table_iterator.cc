@@ -12,7 +12,8 @@ namespace robinhood {
 
 InlineTableIterator::InlineTableIterator(const TableView* table,
                                          const InlineLayout* layout,
-                                         bool whole_file, const ReadUse& use)
+                                         bool whole_file, size_t readahead,
+                                         const ReadUse& use)
     : table_(table),
       layout_(layout),
       slots_(layout->table()),
@@ -21,6 +22,7 @@ InlineTableIterator::InlineTableIterator(const TableView* table,
       use_(use),
       key_ordered_(slots_.key_ordered()),
       packed_(PackSequenceAndType(table->Surfaced(0), kTypeValue)),
+      runs_(table->mmap(), whole_file, readahead, slots_.paging().stride),
       buf_(new std::string) {}
 
 void InlineTableIterator::MakeKey(const Slice& user_key,
@@ -50,27 +52,70 @@ Status InlineTableIterator::ReadSlot(uint64_t slot, const char** p) {
     return s;
   }
   if (slot >= t.num_slots()) return t.Damaged("slot run out of range", slot);
-  if (slot < buf_first_ || slot >= buf_first_ + buf_count_) {
-    // A value handed out must outlive the buffer when pinning asks.
-    PinOrKeep(&buf_);
-    const uint64_t ps = t.paging().page_slots;
-    buf_first_ = whole_file_ ? 0 : slot / ps * ps;
-    buf_count_ = whole_file_ ? t.num_slots()
-                             : std::min(ps, t.num_slots() - buf_first_);
-    Status s = t.ReadRun(buf_first_, buf_count_, verify_, buf_.get(),
-                         &buf_run_, /*pin=*/nullptr, use_);
-    if (!s.ok()) {
-      buf_count_ = 0;
-      return s;
+  const SlotPages& paging = t.paging();
+  const uint64_t page = slot / paging.page_slots;
+  if (!valid_page_ || page != page_) {
+    const bool forward = !valid_page_ || page > page_;
+    runs_.Note(valid_page_ && (forward ? page == page_ + 1 : page + 1 == page_));
+    page_ = page;
+    valid_page_ = true;
+    if (page < run_first_ || page >= run_first_ + run_count_) {
+      Status s = LoadRun(page, forward);
+      if (!s.ok()) {
+        valid_page_ = false;
+        return s;
+      }
     }
   }
-  *p = buf_run_.data() + (slot - buf_first_) * t.shape().slot_width();
+  *p = run_.data() + paging.PageOffset(page) - paging.PageOffset(run_first_) +
+       slot % paging.page_slots * paging.width;
   return Status::OK();
+}
+
+Status InlineTableIterator::LoadRun(uint64_t page, bool forward) {
+  const InlineTable& t = slots_;
+  // A value handed out must outlive the buffer (or the cached page) when
+  // pinning asks.
+  PinOrKeep(&buf_);
+  PinOrRelease(&pin_);
+  run_count_ = 0;
+  if (!whole_file_ && t.LookupPage(page, &pin_, &run_)) {
+    run_first_ = page;
+    run_count_ = 1;
+    return Status::OK();
+  }
+  if (use_.no_io) return CachedBlock::NeedsRead();
+  uint64_t first = 0;
+  uint64_t count = t.num_pages();
+  // A compaction in hash order reads the slots in the order array's order:
+  // the whole file at once rather than a page a slot; so does a scan that
+  // has read many pages of a file not too large to hold.
+  const bool whole = !key_ordered_ &&
+                     (whole_file_ || (++page_reads_ > kPageReadsBeforeWhole &&
+                                      t.paging().PageOffset(count) <=
+                                          kMaxWholeScanBytes));
+  if (!whole) {
+    count = std::min(runs_.Next(), forward ? t.num_pages() - page : page + 1);
+    first = forward ? page : page + 1 - count;
+  }
+  Status s = t.ReadPages(first, count, verify_, buf_.get(), &run_, use_);
+  if (!s.ok()) return s;
+  run_first_ = first;
+  run_count_ = count;
+  if (!whole_file_ && verify_ && use_.fill) t.KeepPages(first, count, run_);
+  return Status::OK();
+}
+
+bool InlineTableIterator::MayNotLoad() {
+  // Hash order: a scan that may not read needs the order in memory.
+  if (!use_.no_io || table_->mmap() || slots_.OrderInMemory()) return false;
+  Invalidate(CachedBlock::NeedsRead());
+  return true;
 }
 
 void InlineTableIterator::Load(uint64_t position) {
   valid_ = false;
-  if (position >= slots_.num_keys()) return;
+  if (position >= slots_.num_keys() || MayNotLoad()) return;
   Status s = Read(position, &user_key_, &value_);
   if (!s.ok()) return Invalidate(s);
   Settle(position);
@@ -129,6 +174,10 @@ void InlineTableIterator::Seek(const Slice& target) {
     }
     return;
   }
+  if (use_.no_io && !table_->mmap() && !layout_->SamplesLoaded()) {
+    return Invalidate(CachedBlock::NeedsRead());
+  }
+  if (MayNotLoad()) return;
   const uint64_t n = slots_.num_keys();
   // The first position whose key is >= target, in [lo, hi).
   auto lower_bound = [&](uint64_t lo, uint64_t hi, bool* ok) {

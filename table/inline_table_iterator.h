@@ -7,16 +7,21 @@
 // target's home.
 //
 // With mmap, keys and values point into the mapping. Without, the iterator
-// holds the pages it last read (for compaction, which reads every entry,
-// all of them, read once in file order); with pinning enabled, a buffer it
-// leaves goes to the pinning manager, as the log iterator's blocks do.
+// holds the run of pages it last read (scan_runs.h; a compaction of a file
+// in hash order, which reads the slots in key order, all of them, read
+// once); with pinning enabled, a run it leaves goes to the pinning
+// manager, as the log iterator's blocks do. A scan (not a compaction)
+// takes a page the block cache holds from there, and one that may fill it
+// leaves the pages it reads there, as lookups do (InlineTable::KeepPagesIn).
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include "db/dbformat.h"
+#include "table/cached_block.h"
 #include "table/layout_iterator.h"
+#include "table/scan_runs.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
@@ -27,10 +32,11 @@ class InlineTable;
 
 class InlineTableIterator : public LayoutIterator {
  public:
-  // `whole_file`: read every slot at the first positioning (compaction).
-  // Reads without mmap are made as `use` says.
+  // `whole_file`: a compaction's, which reads every slot once. Reads
+  // without mmap are made as `use` says, in runs of `readahead` bytes if
+  // not 0.
   InlineTableIterator(const TableView* table, const InlineLayout* layout,
-                      bool whole_file, const ReadUse& use);
+                      bool whole_file, size_t readahead, const ReadUse& use);
 
   void SeekToFirst() override;
   void SeekToLast() override;
@@ -46,8 +52,16 @@ class InlineTableIterator : public LayoutIterator {
   // many levels of Seek's binary search ahead of the current one.
   static constexpr uint64_t kScanAhead = 8;
   static constexpr int kSearchAhead = 2;
+  // In hash order without mmap a scan reads a page an entry; past this
+  // many pages it reads the slots whole, if they take at most
+  // kMaxWholeScanBytes, and a longer scan than that reads pages to its end.
+  static constexpr uint64_t kPageReadsBeforeWhole = 64;
+  static constexpr uint64_t kMaxWholeScanBytes = 64 << 20;
   // Prefetches the midpoints of [lo, hi) and its halves, `levels` deep.
   void PrefetchMidpoints(uint64_t lo, uint64_t hi, int levels) const;
+  // True, invalid with NeedsRead, where a scan that may not read would
+  // have to read the order array.
+  bool MayNotLoad();
   // Positions at entry `position` of the key order; invalid past the end.
   void Load(uint64_t position);
   // Key-ordered slots: positions at the first used slot from `slot` on
@@ -56,8 +70,11 @@ class InlineTableIterator : public LayoutIterator {
   // Reads entry `position` into `*user_key`/`*value` (pointing into the
   // mapping or into buf_), without moving.
   Status Read(uint64_t position, Slice* user_key, Slice* value);
-  // Points `*p` at slot `slot`'s bytes (in the mapping or in buf_).
+  // Points `*p` at slot `slot`'s bytes (in the mapping or in run_).
   Status ReadSlot(uint64_t slot, const char** p);
+  // Without mmap: makes run_ a run of pages that holds `page`, from the
+  // cache or read from it on (`forward`) or up to it.
+  Status LoadRun(uint64_t page, bool forward);
   // Makes the current entry's internal key from user_key_.
   void Settle(uint64_t position) {
     position_ = position;
@@ -78,11 +95,18 @@ class InlineTableIterator : public LayoutIterator {
   const bool key_ordered_;  // positions are slot numbers
   const uint64_t packed_;  // sequence and type every entry surfaces with
   uint64_t position_ = 0;
-  // Without mmap: slots [buf_first_, buf_first_ + buf_count_) are in buf_.
+  // Without mmap: pages [run_first_, run_first_ + run_count_) are run_,
+  // in buf_ or (one page) pinned in the cache by pin_; page_ is the page
+  // of the last slot read.
+  ScanRuns runs_;
   std::unique_ptr<std::string> buf_;
-  Slice buf_run_;
-  uint64_t buf_first_ = 0;
-  uint64_t buf_count_ = 0;
+  CachedBlock pin_;
+  Slice run_;
+  uint64_t run_first_ = 0;
+  uint64_t run_count_ = 0;
+  uint64_t page_ = 0;
+  bool valid_page_ = false;
+  uint64_t page_reads_ = 0;
   Slice user_key_;
   Slice value_;
   std::string probe_key_;  // Seek's scratch

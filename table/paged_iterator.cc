@@ -9,56 +9,20 @@
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
-namespace {
-uint64_t RunPages(bool mmap, bool compaction, size_t readahead,
-                  uint32_t page_bytes) {
-  if (mmap) return 1;
-  const size_t bytes = compaction ? std::max<size_t>(readahead, 2 << 20)
-                                  : readahead;
-  return std::max<uint64_t>(1, bytes / page_bytes);
-}
-
-// A scan without a readahead_size reads one page at a time until it has
-// stepped to the next page twice in a row, then runs of 8 KiB, twice as
-// many pages each read, up to 256 KiB, as the log's scans and
-// BlockBasedTable's iterators read ahead.
-constexpr size_t kFirstAutoRun = 8 << 10;
-constexpr size_t kLastAutoRun = 256 << 10;
-constexpr int kStepsBeforeRuns = 2;
-}  // namespace
-
 PagedIterator::PagedIterator(const PagedLayout* layout, bool compaction,
                              size_t readahead, const ReadUse& use)
     : layout_(layout),
       view_(layout->view()),
-      run_pages_(RunPages(view_->mmap(), compaction, readahead,
-                          layout->page_bytes())),
-      auto_runs_(!view_->mmap() && !compaction && readahead == 0),
+      runs_(view_->mmap(), compaction, readahead, layout->page_bytes()),
       packed_(PackSequenceAndType(view_->Surfaced(0), kTypeValue)),
       through_cache_(!compaction),
       use_(use),
       buf_(new std::string) {}
 
-void PagedIterator::NoteStep(uint64_t page, bool forward) {
-  const bool step = valid_page_ && (forward ? page == page_no_ + 1
-                                            : page + 1 == page_no_);
-  steps_ = step ? steps_ + 1 : 0;
-  if (!step) run_pages_ = 1;
-}
-
-uint64_t PagedIterator::NextRun() {
-  if (!auto_runs_ || steps_ < kStepsBeforeRuns) return run_pages_;
-  const uint64_t page_bytes = layout_->page_bytes();
-  const uint64_t first = std::max<uint64_t>(1, kFirstAutoRun / page_bytes);
-  const uint64_t last = std::max<uint64_t>(1, kLastAutoRun / page_bytes);
-  const uint64_t run = std::max(run_pages_, first);
-  run_pages_ = std::min(run * 2, last);
-  return run;
-}
-
 bool PagedIterator::LoadPage(uint64_t page, bool forward) {
   valid_ = false;
-  if (auto_runs_) NoteStep(page, forward);
+  runs_.Note(valid_page_ && (forward ? page == page_no_ + 1
+                                     : page + 1 == page_no_));
   if (page < run_first_ || page >= run_first_ + run_count_) {
     // A value handed out must outlive the buffer (or the cached page)
     // when pinning asks.
@@ -74,7 +38,7 @@ bool PagedIterator::LoadPage(uint64_t page, bool forward) {
     } else {
       const uint64_t pages = layout_->pages();
       const uint64_t count =
-          std::min(NextRun(), forward ? pages - page : page + 1);
+          std::min(runs_.Next(), forward ? pages - page : page + 1);
       const uint64_t first = forward ? page : page + 1 - count;
       Status s = layout_->ReadPages(first, count, buf_.get(), &run_, use_);
       if (!s.ok()) {

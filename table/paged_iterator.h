@@ -4,10 +4,7 @@
 // page and on to the next or previous one.
 //
 // With mmap, keys and values point into the mapping. Without, the iterator
-// holds the run of pages it last read (one page, or `readahead` bytes of
-// them; for compaction, which reads every entry once in order, 2 MiB;
-// without a `readahead`, runs that grow while the scan steps from page to
-// page);
+// holds the run of pages it last read (scan_runs.h);
 // with pinning enabled, a run it leaves goes to the pinning manager. A
 // scan (not a compaction) takes a page the block cache holds from there,
 // and one that may fill it (ReadOptions::fill_cache) leaves the pages it
@@ -22,6 +19,7 @@
 #include "db/dbformat.h"
 #include "table/entry_page.h"
 #include "table/layout_iterator.h"
+#include "table/scan_runs.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
@@ -49,17 +47,10 @@ class PagedIterator : public LayoutIterator {
   bool LoadPage(uint64_t page, bool forward);
   // Positions at entry `i` of the current page.
   void Settle(uint32_t i);
-  // With auto_runs_: counts a move to `page` that steps on from the
-  // current page in the scan's direction; another move starts over.
-  void NoteStep(uint64_t page, bool forward);
-  // The pages the next read takes (growing after steps, with auto_runs_).
-  uint64_t NextRun();
 
   const PagedLayout* const layout_;
   const TableView* const view_;
-  uint64_t run_pages_;        // pages a read takes without mmap
-  const bool auto_runs_;      // runs grow as the scan steps (NextRun)
-  int steps_ = 0;             // moves to the next page in a row
+  ScanRuns runs_;             // pages a read takes without mmap
   bool valid_page_ = false;   // page_no_ was loaded
   const uint64_t packed_;     // sequence and type every entry surfaces with
   const bool through_cache_;  // not a compaction

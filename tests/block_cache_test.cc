@@ -320,10 +320,6 @@ TEST_P(RawBlockCacheTest, LookupsWithoutMmapReadEachBlockOnce) {
 }
 
 TEST_P(RawBlockCacheTest, ScansFillItUnlessTheyMayNot) {
-  if (layout().is_inline) {
-    GTEST_SKIP() << "an inline file's scan reads all its slots at once, "
-                    "around the cache";
-  }
   std::shared_ptr<Cache> cache = NewCache(8 << 20);
   BuildAndOpen(cache, /*mmap=*/false);
   auto scan = [&](const ReadOptions& ro, TableReaderCaller caller) {
@@ -352,8 +348,7 @@ TEST_P(RawBlockCacheTest, ScansFillItUnlessTheyMayNot) {
 
 // Scans that may not read (kBlockCacheTier) answer from the cache too:
 // Incomplete, reading nothing, until a scan has filled it, then every
-// entry and every seek. An inline file's scan reads all its slots around
-// the cache, so it is Incomplete every time.
+// entry and every seek.
 TEST_P(RawBlockCacheTest, ScansThatMayNotReadAnswerFromIt) {
   std::shared_ptr<Cache> cache = NewCache(8 << 20);
   BuildAndOpen(cache, /*mmap=*/false);
@@ -377,20 +372,19 @@ TEST_P(RawBlockCacheTest, ScansThatMayNotReadAnswerFromIt) {
   reads_.clear();
   auto warm = cache_only_scan();
   EXPECT_EQ(reads_.size(), 0u);
-  if (layout().is_inline) {
-    EXPECT_TRUE(warm.first.IsIncomplete()) << warm.first.ToString();
-    return;
-  }
   ASSERT_OK(warm.first);
   EXPECT_EQ(warm.second, model_.entries.size());
   // Seeks need the file's index of keys: a paged file's page index, read
-  // when the file opened; a log file's sparse index (a log tail's too:
-  // the last entry is in it), which the first seek that may read loads.
+  // when the file opened, or an inline file's key-order model, in its
+  // directory; a log file's sparse index (a log tail's too: the last entry
+  // is in it) or the samples of an inline file in hash order, which the
+  // first seek that may read loads.
   std::unique_ptr<InternalIterator> it(table_->NewIterator(
       cache_only, nullptr, nullptr, false, TableReaderCaller::kUserIterator));
   it->Seek(model_.entries.back().first);
   EXPECT_EQ(reads_.size(), 0u);
-  if (layout().paged && layout().log_tail_from < 0) {
+  if ((layout().paged && layout().log_tail_from < 0) ||
+      (layout().is_inline && layout().key_ordered)) {
     ASSERT_TRUE(it->Valid()) << it->status().ToString();
   } else {
     EXPECT_TRUE(it->status().IsIncomplete()) << it->status().ToString();

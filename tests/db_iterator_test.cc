@@ -52,33 +52,47 @@ TEST_P(RobinHoodDBTest, IteratorsAcrossSeveralFilesAndAfterCompaction) {
 // prefix seek sees its prefix's keys, whatever mode asks
 // (prefix_same_as_start, auto_prefix_mode with an upper bound), in files
 // and after compaction, and Get and MultiGet answer as without one.
-// Without mmap a scan of a log or paged file reads ahead once it turns out
-// sequential, in runs that start at 8 KiB and double up to 256 KiB: a
-// short scan reads little more than the blocks or pages it steps over
-// (from disk, or charged to a rate limiter), a long one few times.
+// Without mmap a scan of a log or paged file, or of an inline file in key
+// order, reads ahead once it turns out sequential, in runs that start at
+// 8 KiB and double up to 256 KiB: a short scan reads little more than the
+// blocks or pages it steps over (from disk, or charged to a rate limiter),
+// a long one few times. A scan of an inline file in hash order reads a
+// page of slots an entry, until it has read so many that it reads the
+// file's slots whole, as a compaction does.
 TEST_P(RobinHoodDBTest, ShortScansReadLittleLongScansReadAhead) {
   if (mmap() || std::get<1>(GetParam()) != 0) {
     GTEST_SKIP() << "positioned reads, one configuration";
   }
   auto fs = std::make_shared<FaultFS>(FileSystem::Default());
   std::unique_ptr<Env> env = NewFaultEnv(fs);
-  for (const bool paged : {false, true}) {
-    SCOPED_TRACE(paged ? "paged" : "log");
+  for (const std::string name : {"log", "paged", "key", "hash"}) {
+    SCOPED_TRACE(name);
+    const bool inline_slots = name == "key" || name == "hash";
     RobinHoodTableOptions rh;  // 4 KiB log blocks or pages
-    rh.inline_slot_limit = 0;
-    rh.page_layout = paged;
+    if (!inline_slots) rh.inline_slot_limit = 0;
+    rh.page_layout = name == "paged";
+    rh.inline_key_order = name == "key";
     Options o = BaseOptions();
     o.env = env.get();
     o.table_factory.reset(NewRobinHoodTableFactory(rh));
     o.compression = kNoCompression;
     ASSERT_NO_FATAL_FAILURE(StartOver(o));
+    // Inline entries: 8-byte counters, spread evenly enough for key order.
+    auto key = [&](int i) {
+      if (!inline_slots) return Key(i);
+      const uint64_t v = uint64_t(i) * 1000003;
+      std::string k(8, '\0');
+      for (int b = 0; b < 8; b++) k[b] = static_cast<char>(v >> (56 - 8 * b));
+      return k;
+    };
     const int n = 20000;
     for (int i = 0; i < n; i++) {
-      ASSERT_OK(db_->Put(WriteOptions(), Key(i),
-                         Value(i, 0) + std::string(100, 'v')));
+      ASSERT_OK(db_->Put(WriteOptions(), key(i),
+                         inline_slots ? std::to_string(i)
+                                      : Value(i, 0) + std::string(100, 'v')));
     }
     Flush();
-    Compact();  // compacted puts: the paged layout where it is on
+    Compact();  // compacted puts: the paged or inline layout where it is on
     ExpectOurTables();
     ASSERT_EQ(NumFiles(), 1);
     TablePropertiesCollection props;
@@ -87,35 +101,50 @@ TEST_P(RobinHoodDBTest, ShortScansReadLittleLongScansReadAhead) {
       const auto& user = p.second->user_collected_properties;
       auto layout = user.find(RobinHoodTablePropertyNames::kLayout);
       ASSERT_TRUE(layout != user.end());
-      EXPECT_EQ(layout->second, paged ? "paged" : "log");
+      EXPECT_EQ(layout->second, inline_slots ? "inline" : name);
+      if (inline_slots) {
+        auto order = user.find(RobinHoodTablePropertyNames::kSlotOrder);
+        ASSERT_TRUE(order != user.end());
+        EXPECT_EQ(order->second, name);
+      }
     }
     const uint64_t file_bytes = Files()[0].size;
-    // A log file's first Seek reads its sparse index: not measured.
+    // A log file's first Seek reads its sparse index, a hash-ordered inline
+    // file's its samples and order array: not measured.
     {
       std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
-      it->Seek(Key(1));
+      it->Seek(key(1));
       ASSERT_TRUE(it->Valid());
     }
     auto scan = [&](int from, int steps) {
       std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
       int i = from;
-      for (it->Seek(Key(from)); it->Valid() && i < from + steps; it->Next()) {
-        ASSERT_EQ(it->key().ToString(), Key(i));
+      for (it->Seek(key(from)); it->Valid() && i < from + steps; it->Next()) {
+        ASSERT_EQ(it->key().ToString(), key(i));
         ++i;
       }
       ASSERT_OK(it->status());
       ASSERT_EQ(i, std::min(from + steps, n));
     };
-    // About 50 entries: four or five blocks or pages.
+    // About 50 entries: a page of slots or two, four or five blocks or
+    // pages of longer entries; in hash order, a page an entry and a few
+    // for the Seek's search.
     fs->CountSstReadsIn(dbname_);
     ASSERT_NO_FATAL_FAILURE(scan(n / 2, 50));
-    EXPECT_LT(fs->sst_bytes_read(), uint64_t{48} << 10);
-    // Everything: fewer reads than a tenth of the blocks or pages.
+    EXPECT_LT(fs->sst_bytes_read(),
+              name == "hash" ? uint64_t{60} << 12 : uint64_t{48} << 10);
+    // Everything: fewer reads than a tenth of the blocks or pages, at most
+    // twice the file's bytes in hash order (where a read is a page or the
+    // slots whole).
     fs->CountSstReadsIn(dbname_);
     ASSERT_NO_FATAL_FAILURE(scan(0, n));
     EXPECT_GE(fs->sst_bytes_read(), file_bytes / 2);
-    EXPECT_LT(fs->sst_reads(), file_bytes / 4096 / 10)
-        << fs->sst_bytes_read() << " bytes of " << file_bytes;
+    if (name == "hash") {
+      EXPECT_LT(fs->sst_bytes_read(), file_bytes * 2);
+    } else {
+      EXPECT_LT(fs->sst_reads(), file_bytes / 4096 / 10)
+          << fs->sst_bytes_read() << " bytes of " << file_bytes;
+    }
     fs->CountSstReadsIn("");
   }
   ASSERT_NO_FATAL_FAILURE(StartOver(BaseOptions()));
