@@ -1305,17 +1305,12 @@ TEST_P(MultiGetPrepareTest, ReadsThatMustNotBlockAnswerFromTheBlockCache) {
   ASSERT_NO_FATAL_FAILURE(VerifyAll(model, "kBlockCacheTier", cache_only));
 
   // Iterators: once a scan has filled the cache, one that may not read
-  // sees every entry, except in inline files (their scans read around
-  // the cache), where it is Incomplete unless mapped.
+  // sees every entry.
   for (const ReadOptions& ro : {ReadOptions(), cache_only}) {
     std::unique_ptr<Iterator> it(db_->NewIterator(ro));
     Model seen;
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       seen[it->key().ToString()] = it->value().ToString();
-    }
-    if (!mmap() && inline_layout() && ro.read_tier == kBlockCacheTier) {
-      EXPECT_TRUE(it->status().IsIncomplete()) << it->status().ToString();
-      continue;
     }
     ASSERT_OK(it->status());
     EXPECT_EQ(seen, model);
