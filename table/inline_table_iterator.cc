@@ -90,20 +90,44 @@ Status InlineTableIterator::LoadRun(uint64_t page, bool forward) {
   // A compaction in hash order reads the slots in the order array's order:
   // the whole file at once rather than a page a slot; so does a scan that
   // has read many pages of a file not too large to hold.
-  const bool whole = !key_ordered_ &&
-                     (whole_file_ || (++page_reads_ > kPageReadsBeforeWhole &&
-                                      t.paging().PageOffset(count) <=
-                                          kMaxWholeScanBytes));
+  const bool whole =
+      !key_ordered_ &&
+      (whole_file_ || (!whole_failed_ && ++page_reads_ > kPageReadsBeforeWhole &&
+                       t.paging().PageOffset(count) <= kMaxWholeScanBytes));
   if (!whole) {
     count = std::min(runs_.Next(), forward ? t.num_pages() - page : page + 1);
     first = forward ? page : page + 1 - count;
   }
   Status s = t.ReadPages(first, count, verify_, buf_.get(), &run_, use_);
+  if (!s.ok() && whole && !whole_file_) {
+    // A damaged page fails a scan only at its own entries: page by page.
+    whole_failed_ = true;
+    first = page;
+    count = 1;
+    s = t.ReadPages(first, count, verify_, buf_.get(), &run_, use_);
+  }
   if (!s.ok()) return s;
   run_first_ = first;
   run_count_ = count;
   if (!whole_file_ && verify_ && use_.fill) t.KeepPages(first, count, run_);
   return Status::OK();
+}
+
+void InlineTableIterator::PrefetchPosition(uint64_t position) const {
+  if (table_->mmap()) return slots_.PrefetchPosition(position);
+  // Without mmap, where the run in memory holds the slot (a scan in hash
+  // order that read the slots whole) and finding it reads nothing.
+  uint64_t slot = 0;
+  if (run_count_ == 0 || position >= slots_.num_keys() ||
+      !slots_.OrderInMemory() || !slots_.SlotAt(position, &slot).ok()) {
+    return;
+  }
+  const SlotPages& paging = slots_.paging();
+  const uint64_t page = slot / paging.page_slots;
+  if (page < run_first_ || page >= run_first_ + run_count_) return;
+  __builtin_prefetch(run_.data() + paging.PageOffset(page) -
+                     paging.PageOffset(run_first_) +
+                     slot % paging.page_slots * paging.width);
 }
 
 bool InlineTableIterator::MayNotLoad() {
@@ -146,7 +170,7 @@ void InlineTableIterator::PrefetchMidpoints(uint64_t lo, uint64_t hi,
                                             int levels) const {
   if (levels == 0 || lo >= hi) return;
   const uint64_t mid = lo + (hi - lo) / 2;
-  slots_.PrefetchPosition(mid);
+  PrefetchPosition(mid);
   PrefetchMidpoints(lo, mid, levels - 1);
   PrefetchMidpoints(mid + 1, hi, levels - 1);
 }
@@ -221,7 +245,7 @@ void InlineTableIterator::Seek(const Slice& target) {
   // the next few now, so the Nexts that usually follow a Seek overlap them
   // instead of waiting for each in turn.
   for (uint64_t i = 1; i <= kScanAhead; ++i) {
-    slots_.PrefetchPosition(at + i);
+    PrefetchPosition(at + i);
   }
   Load(at);
 }
@@ -233,7 +257,7 @@ void InlineTableIterator::SeekForPrev(const Slice& target) {
 void InlineTableIterator::Next() {
   assert(valid_);
   if (key_ordered_) return LoadUsed(position_ + 1, true);
-  slots_.PrefetchPosition(position_ + 1 + kScanAhead);
+  PrefetchPosition(position_ + 1 + kScanAhead);
   Load(position_ + 1);
 }
 
@@ -245,7 +269,7 @@ void InlineTableIterator::Prev() {
   }
   if (key_ordered_) return LoadUsed(position_ - 1, false);
   if (position_ > kScanAhead) {
-    slots_.PrefetchPosition(position_ - 1 - kScanAhead);
+    PrefetchPosition(position_ - 1 - kScanAhead);
   }
   Load(position_ - 1);
 }

@@ -57,6 +57,9 @@ class InlineTableIterator : public LayoutIterator {
   // kMaxWholeScanBytes, and a longer scan than that reads pages to its end.
   static constexpr uint64_t kPageReadsBeforeWhole = 64;
   static constexpr uint64_t kMaxWholeScanBytes = 64 << 20;
+  // Asks for the slot of entry `position` of the key order, where it is
+  // in memory (the mapping, or the run read) and finding it reads nothing.
+  void PrefetchPosition(uint64_t position) const;
   // Prefetches the midpoints of [lo, hi) and its halves, `levels` deep.
   void PrefetchMidpoints(uint64_t lo, uint64_t hi, int levels) const;
   // True, invalid with NeedsRead, where a scan that may not read would
@@ -107,6 +110,7 @@ class InlineTableIterator : public LayoutIterator {
   uint64_t page_ = 0;
   bool valid_page_ = false;
   uint64_t page_reads_ = 0;
+  bool whole_failed_ = false;  // reads page by page from then on
   Slice user_key_;
   Slice value_;
   std::string probe_key_;  // Seek's scratch
