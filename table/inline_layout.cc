@@ -39,9 +39,9 @@ Status InlineLayout::Get(const ParsedInternalKey& target, uint64_t hash,
 
 InternalIterator* InlineLayout::NewIterator(Arena* arena, bool compaction,
                                             const ReadUse& use,
-                                            size_t readahead) const {
+                                            const ScanAhead& ahead) const {
   return NewIteratorIn<InlineTableIterator>(arena, view_, this, compaction,
-                                            readahead, use);
+                                            ahead, use);
 }
 
 uint64_t InlineLayout::OffsetOf(const Slice& key) const {

@@ -36,7 +36,7 @@ class InlineLayout : public Layout {
              const ReadUse& use, GetContext* get_context) const override;
   InternalIterator* NewIterator(Arena* arena, bool compaction,
                                 const ReadUse& use,
-                                size_t readahead) const override;
+                                const ScanAhead& ahead) const override;
   bool ScansThroughCache() const override { return table_.caches_pages(); }
   uint64_t OffsetOf(const Slice& internal_key) const override;
   Status VerifyEntries(const ReadUse& use,

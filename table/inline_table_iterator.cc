@@ -12,7 +12,8 @@ namespace robinhood {
 
 InlineTableIterator::InlineTableIterator(const TableView* table,
                                          const InlineLayout* layout,
-                                         bool whole_file, size_t readahead,
+                                         bool whole_file,
+                                         const ScanAhead& ahead,
                                          const ReadUse& use)
     : table_(table),
       layout_(layout),
@@ -22,7 +23,8 @@ InlineTableIterator::InlineTableIterator(const TableView* table,
       use_(use),
       key_ordered_(slots_.key_ordered()),
       packed_(PackSequenceAndType(table->Surfaced(0), kTypeValue)),
-      runs_(table->mmap(), whole_file, readahead, slots_.paging().stride),
+      runs_(table->mmap(), whole_file, ahead.bytes, slots_.paging().stride),
+      upper_(ahead.upper),
       buf_(new std::string) {}
 
 void InlineTableIterator::MakeKey(const Slice& user_key,
@@ -95,7 +97,8 @@ Status InlineTableIterator::LoadRun(uint64_t page, bool forward) {
       (whole_file_ || (!whole_failed_ && ++page_reads_ > kPageReadsBeforeWhole &&
                        t.paging().PageOffset(count) <= kMaxWholeScanBytes));
   if (!whole) {
-    count = std::min(runs_.Next(), forward ? t.num_pages() - page : page + 1);
+    count = std::min(runs_.Next(), forward ? PagesBelowBound(page) - page
+                                           : page + 1);
     first = forward ? page : page + 1 - count;
   }
   Status s = t.ReadPages(first, count, verify_, buf_.get(), &run_, use_);
@@ -128,6 +131,17 @@ void InlineTableIterator::PrefetchPosition(uint64_t position) const {
   __builtin_prefetch(run_.data() + paging.PageOffset(page) -
                      paging.PageOffset(run_first_) +
                      slot % paging.page_slots * paging.width);
+}
+
+uint64_t InlineTableIterator::PagesBelowBound(uint64_t from) const {
+  const InlineTable& t = slots_;
+  if (upper_ == nullptr || !key_ordered_) return t.num_pages();
+  // A key below the bound has a home no later than the bound's, and lies
+  // at most the file's longest displacement past its home.
+  const uint64_t home = t.Home(*upper_, 0);
+  const uint64_t last = std::min(
+      t.num_slots() - 1, home + uint64_t{t.geometry().max_displacement});
+  return std::max(last / t.paging().page_slots, from) + 1;
 }
 
 bool InlineTableIterator::MayNotLoad() {

@@ -33,10 +33,10 @@ class InlineTable;
 class InlineTableIterator : public LayoutIterator {
  public:
   // `whole_file`: a compaction's, which reads every slot once. Reads
-  // without mmap are made as `use` says, in runs of `readahead` bytes if
-  // not 0.
+  // without mmap are made as `use` says, ahead as `ahead` says.
   InlineTableIterator(const TableView* table, const InlineLayout* layout,
-                      bool whole_file, size_t readahead, const ReadUse& use);
+                      bool whole_file, const ScanAhead& ahead,
+                      const ReadUse& use);
 
   void SeekToFirst() override;
   void SeekToLast() override;
@@ -78,6 +78,9 @@ class InlineTableIterator : public LayoutIterator {
   // Without mmap: makes run_ a run of pages that holds `page`, from the
   // cache or read from it on (`forward`) or up to it.
   Status LoadRun(uint64_t page, bool forward);
+  // One past the last page a forward scan from page `from` needs below its
+  // upper bound (key order; all pages without a bound): at least from + 1.
+  uint64_t PagesBelowBound(uint64_t from) const;
   // Makes the current entry's internal key from user_key_.
   void Settle(uint64_t position) {
     position_ = position;
@@ -102,6 +105,7 @@ class InlineTableIterator : public LayoutIterator {
   // in buf_ or (one page) pinned in the cache by pin_; page_ is the page
   // of the last slot read.
   ScanRuns runs_;
+  const Slice* const upper_;  // the scan's upper bound, if any
   std::unique_ptr<std::string> buf_;
   CachedBlock pin_;
   Slice run_;

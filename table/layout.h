@@ -30,6 +30,7 @@
 #include "rocksdb/status.h"
 #include "table/cached_block.h"
 #include "table/internal_iterator.h"
+#include "table/scan_runs.h"
 #include "table/sparse_index.h"
 #include "table/table_meta.h"
 
@@ -118,13 +119,13 @@ class Layout {
   virtual Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
                      const ReadUse& use, GetContext* get_context) const = 0;
   // An iterator over every entry in internal-key order; `compaction`: it
-  // will read them all, in order, once (readahead `readahead` bytes), and
-  // around the cache; otherwise it reads through the block cache, if the
-  // layout keeps one, as `use` says (a read it forbids: the iterator's
+  // will read them all, in order, once (reading ahead as `ahead` says),
+  // and around the cache; otherwise it reads through the block cache, if
+  // the layout keeps one, as `use` says (a read it forbids: the iterator's
   // status is CachedBlock::NeedsRead).
   virtual InternalIterator* NewIterator(Arena* arena, bool compaction,
                                         const ReadUse& use,
-                                        size_t readahead) const = 0;
+                                        const ScanAhead& ahead) const = 0;
   // Whether a scan without mmap may find what it reads in the block cache
   // (so one that may not read can still answer).
   virtual bool ScansThroughCache() const { return false; }

@@ -160,9 +160,9 @@ Status LogLayout::Get(const ParsedInternalKey& target, uint64_t hash,
 
 InternalIterator* LogLayout::NewIterator(Arena* arena, bool compaction,
                                          const ReadUse& use,
-                                         size_t readahead) const {
+                                         const ScanAhead& ahead) const {
   // As BlockBasedTable's: compactions read around the cache.
-  return NewIteratorIn<RobinHoodTableIterator>(arena, view_, this, readahead,
+  return NewIteratorIn<RobinHoodTableIterator>(arena, view_, this, ahead,
                                                !compaction, use);
 }
 

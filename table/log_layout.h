@@ -42,7 +42,7 @@ class LogLayout : public Layout {
   bool ScansThroughCache() const override;
   InternalIterator* NewIterator(Arena* arena, bool compaction,
                                 const ReadUse& use,
-                                size_t readahead) const override;
+                                const ScanAhead& ahead) const override;
   uint64_t OffsetOf(const Slice& internal_key) const override;
   Status VerifyEntries(const ReadUse& use, std::string* buf) const override;
   size_t MemoryUsage() const override;

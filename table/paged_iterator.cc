@@ -10,10 +10,11 @@ namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
 PagedIterator::PagedIterator(const PagedLayout* layout, bool compaction,
-                             size_t readahead, const ReadUse& use)
+                             const ScanAhead& ahead, const ReadUse& use)
     : layout_(layout),
       view_(layout->view()),
-      runs_(view_->mmap(), compaction, readahead, layout->page_bytes()),
+      runs_(view_->mmap(), compaction, ahead.bytes, layout->page_bytes()),
+      upper_(ahead.upper),
       packed_(PackSequenceAndType(view_->Surfaced(0), kTypeValue)),
       through_cache_(!compaction),
       use_(use),
@@ -36,9 +37,12 @@ bool PagedIterator::LoadPage(uint64_t page, bool forward) {
       Invalidate(CachedBlock::NeedsRead());
       return false;
     } else {
-      const uint64_t pages = layout_->pages();
+      // Forward, no further than the page the upper bound lies in.
+      const uint64_t end = forward && upper_ != nullptr
+                               ? layout_->PagesBelow(*upper_, page)
+                               : layout_->pages();
       const uint64_t count =
-          std::min(runs_.Next(), forward ? pages - page : page + 1);
+          std::min(runs_.Next(), forward ? end - page : page + 1);
       const uint64_t first = forward ? page : page + 1 - count;
       Status s = layout_->ReadPages(first, count, buf_.get(), &run_, use_);
       if (!s.ok()) {

@@ -29,8 +29,8 @@ class TableView;
 
 class PagedIterator : public LayoutIterator {
  public:
-  PagedIterator(const PagedLayout* layout, bool compaction, size_t readahead,
-                const ReadUse& use);
+  PagedIterator(const PagedLayout* layout, bool compaction,
+                const ScanAhead& ahead, const ReadUse& use);
 
   void SeekToFirst() override;
   void SeekToLast() override;
@@ -51,6 +51,7 @@ class PagedIterator : public LayoutIterator {
   const PagedLayout* const layout_;
   const TableView* const view_;
   ScanRuns runs_;             // pages a read takes without mmap
+  const Slice* const upper_;  // the scan's upper bound, if any
   bool valid_page_ = false;   // page_no_ was loaded
   const uint64_t packed_;     // sequence and type every entry surfaces with
   const bool through_cache_;  // not a compaction

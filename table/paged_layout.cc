@@ -289,14 +289,21 @@ Status PagedLayout::Get(const ParsedInternalKey& target, uint64_t hash,
 
 InternalIterator* PagedLayout::NewIterator(Arena* arena, bool compaction,
                                            const ReadUse& use,
-                                           size_t readahead) const {
-  return NewIteratorIn<PagedIterator>(arena, this, compaction, readahead, use);
+                                           const ScanAhead& ahead) const {
+  return NewIteratorIn<PagedIterator>(arena, this, compaction, ahead, use);
 }
 
 bool PagedLayout::LookupPage(uint64_t page, CachedBlock* pin,
                              Slice* contents) const {
   return cache_ != nullptr &&
          pin->Lookup(cache_, cache_id_, page, page_bytes_, contents);
+}
+
+uint64_t PagedLayout::PagesBelow(const Slice& user_key, uint64_t from) const {
+  const PageIndex* index = index_.load(std::memory_order_acquire);
+  if (index == nullptr) return pages_;
+  const uint64_t last = std::min(index->SeekPage(user_key), pages_ - 1);
+  return std::max(last, from) + 1;
 }
 
 uint64_t PagedLayout::OffsetOf(const Slice& key) const {

@@ -61,7 +61,7 @@ class PagedLayout final : public Layout {
   bool ScansThroughCache() const override { return cache_ != nullptr; }
   InternalIterator* NewIterator(Arena* arena, bool compaction,
                                 const ReadUse& use,
-                                size_t readahead) const override;
+                                const ScanAhead& ahead) const override;
   uint64_t OffsetOf(const Slice& internal_key) const override;
   Status AnchorKeys(size_t max, std::vector<std::string>* keys) const override;
   Status VerifyEntries(const ReadUse& use, std::string* buf) const override;
@@ -84,6 +84,9 @@ class PagedLayout final : public Layout {
     *index = index_.load(std::memory_order_acquire);
     return *index != nullptr ? Status::OK() : LoadIndex(index);
   }
+  // One past the last page that may hold a key below `user_key`; at least
+  // `from` + 1, and all pages while the index is not in memory.
+  uint64_t PagesBelow(const Slice& user_key, uint64_t from) const;
   bool IndexLoaded() const {
     return index_.load(std::memory_order_acquire) != nullptr;
   }

@@ -67,10 +67,10 @@ Status PagedLogLayout::Get(const ParsedInternalKey& target, uint64_t hash,
 
 InternalIterator* PagedLogLayout::NewIterator(Arena* arena, bool compaction,
                                               const ReadUse& use,
-                                              size_t readahead) const {
+                                              const ScanAhead& ahead) const {
   return NewIteratorIn<PagedLogIterator>(
-      arena, pages_.NewIterator(nullptr, compaction, use, readahead),
-      log_.NewIterator(nullptr, compaction, use, readahead), &pages_,
+      arena, pages_.NewIterator(nullptr, compaction, use, ahead),
+      log_.NewIterator(nullptr, compaction, use, ahead), &pages_,
       view_->file_name());
 }
 

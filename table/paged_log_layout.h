@@ -45,7 +45,7 @@ class PagedLogLayout final : public Layout {
   Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
              const ReadUse& use, GetContext* get_context) const override;
   InternalIterator* NewIterator(Arena* arena, bool compaction, const ReadUse& use,
-                                size_t readahead) const override;
+                                const ScanAhead& ahead) const override;
   bool ScansThroughCache() const override {
     return pages_.ScansThroughCache() || log_.ScansThroughCache();
   }

@@ -22,7 +22,7 @@ constexpr int kLoadsBeforeReadahead = 2;
 
 RobinHoodTableIterator::RobinHoodTableIterator(const TableView* table,
                                                const LogLayout* log,
-                                               size_t readahead,
+                                               const ScanAhead& ahead,
                                                bool through_cache,
                                                const ReadUse& use)
     : table_(table),
@@ -33,9 +33,26 @@ RobinHoodTableIterator::RobinHoodTableIterator(const TableView* table,
       through_cache_(through_cache),
       use_(use),
       readahead_buf_(new std::string),
-      readahead_bytes_(readahead > 0 ? readahead : kFirstAutoReadahead),
-      eager_readahead_(readahead > 0),
+      readahead_bytes_(ahead.bytes > 0 ? ahead.bytes : kFirstAutoReadahead),
+      eager_readahead_(ahead.bytes > 0),
+      upper_(ahead.upper),
       last_loaded_(kNoBlock) {}
+
+uint64_t RobinHoodTableIterator::ReadAheadEnd() {
+  const uint64_t log_end = log_->meta().log_end();
+  if (upper_ == nullptr || !log_->SamplesLoaded()) return log_end;
+  const SparseIndex* samples = nullptr;
+  if (!log_->Samples(&samples).ok()) return log_end;
+  // Every entry below the bound lies before the first sample at or past
+  // it (the bound's key at the highest sequence sorts before its entries).
+  upper_key_.assign(upper_->data(), upper_->size());
+  PutFixed64(&upper_key_,
+             PackSequenceAndType(kMaxSequenceNumber, kValueTypeForSeek));
+  const uint64_t limit = samples->LimitAddress(upper_key_);
+  if (limit >= log_->blocks().logical_bytes()) return log_end;
+  const BlockLocation loc = log_->blocks().Get(log_->blocks().Find(limit));
+  return std::min(log_end, loc.file_offset + loc.contents_bytes + kTrailerSize);
+}
 
 bool RobinHoodTableIterator::ReadAhead(size_t b, Slice* raw) {
   const BlockLocation loc = log_->blocks().Get(b);
@@ -51,9 +68,9 @@ bool RobinHoodTableIterator::ReadAhead(size_t b, Slice* raw) {
     if (!eager_readahead_ && sequential_loads_ < kLoadsBeforeReadahead) {
       return false;
     }
-    const uint64_t log_end = log_->meta().log_end();
+    const uint64_t end = std::max(ReadAheadEnd(), start + bytes);
     const uint64_t n = std::min<uint64_t>(
-        std::max<uint64_t>(bytes, readahead_bytes_), log_end - start);
+        std::max<uint64_t>(bytes, readahead_bytes_), end - start);
     PinOrKeep(&readahead_buf_);
     Slice got;
     Status s = table_->file().ReadRange(start, static_cast<size_t>(n),

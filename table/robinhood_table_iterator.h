@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "table/layout_iterator.h"
+#include "table/scan_runs.h"
 #include "table/log_block_reader.h"
 #include "table/log_entry.h"
 
@@ -23,10 +24,13 @@ class LogLayout;
 
 class RobinHoodTableIterator : public LayoutIterator {
  public:
-  // `readahead` > 0: read that many bytes of log at a time from the start
-  // (compaction); 0: read ahead only once access turns out sequential.
+  // `ahead.bytes` > 0: read that many bytes of log at a time from the
+  // start (compaction); 0: read ahead only once access turns out
+  // sequential; either way no block past the one `ahead.upper` (if set)
+  // lies in, once the sparse index is in memory.
   RobinHoodTableIterator(const TableView* table, const LogLayout* log,
-                         size_t readahead = 0, bool through_cache = false,
+                         const ScanAhead& ahead = ScanAhead(),
+                         bool through_cache = false,
                          const ReadUse& use = kNoReadUse);
 
   void SeekToFirst() override;
@@ -45,6 +49,9 @@ class RobinHoodTableIterator : public LayoutIterator {
   // Without mmap, the stored bytes of block `b` from the readahead buffer,
   // refilled when access is sequential; false: read the block alone.
   bool ReadAhead(size_t b, Slice* raw);
+  // The file offset no read ahead needs to pass: the end of the block the
+  // upper bound lies in, or the log's end.
+  uint64_t ReadAheadEnd();
   // Decodes the entry at offsets_[index_] into entry_ and key_.
   void ParseCurrent();
 
@@ -63,6 +70,8 @@ class RobinHoodTableIterator : public LayoutIterator {
   uint64_t readahead_offset_ = 0;
   size_t readahead_bytes_;  // the next read ahead's; grows while sequential
   const bool eager_readahead_;
+  const Slice* const upper_;  // the scan's upper bound, if any
+  std::string upper_key_;     // ReadAheadEnd's scratch
   size_t last_loaded_;
   int sequential_loads_ = 0;
   Slice contents_;

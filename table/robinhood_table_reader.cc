@@ -144,12 +144,15 @@ InternalIterator* RobinHoodTableReader::NewIterator(
     return NewErrorInternalIterator<Slice>(CachedBlock::NeedsRead(), arena);
   }
   const bool compaction = caller == TableReaderCaller::kCompaction;
-  size_t readahead = ro.readahead_size;
+  ScanAhead ahead;
+  ahead.bytes = ro.readahead_size;
+  ahead.upper = ro.iterate_upper_bound;
   if (compaction) {
     // Compaction reads every entry in order: read ahead from the start.
-    readahead = std::max<size_t>(compaction_readahead_size, 2 << 20);
+    ahead.bytes = std::max<size_t>(compaction_readahead_size, 2 << 20);
+    ahead.upper = nullptr;
   }
-  return layout_->NewIterator(arena, compaction, UseOf(ro), readahead);
+  return layout_->NewIterator(arena, compaction, UseOf(ro), ahead);
 }
 
 FragmentedRangeTombstoneIterator*

@@ -12,8 +12,19 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "rocksdb/slice.h"
+
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
+
+// What a scan reads ahead by: `bytes` at a time (ReadOptions::readahead_size,
+// or a compaction's), or 0 for runs that grow; and the user key it stays
+// below (ReadOptions::iterate_upper_bound, which outlives the scan), if any,
+// past which a forward run reads nothing it can help.
+struct ScanAhead {
+  size_t bytes = 0;
+  const Slice* upper = nullptr;
+};
 
 class ScanRuns {
  public:

@@ -82,8 +82,7 @@ Status SparseIndex::Init(const Slice& contents, uint64_t log_logical_bytes,
   return Status::OK();
 }
 
-uint64_t SparseIndex::SeekAddress(const Slice& target) const {
-  // First record >= target; the one before it is < target.
+size_t SparseIndex::FirstAtOrAfter(const Slice& target) const {
   size_t lo = 0, hi = size();
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -93,7 +92,18 @@ uint64_t SparseIndex::SeekAddress(const Slice& target) const {
       hi = mid;
     }
   }
-  return lo == 0 ? 0 : addresses_[lo - 1];
+  return lo;
+}
+
+uint64_t SparseIndex::SeekAddress(const Slice& target) const {
+  // The record before the first >= target is < target.
+  const size_t first = FirstAtOrAfter(target);
+  return first == 0 ? 0 : addresses_[first - 1];
+}
+
+uint64_t SparseIndex::LimitAddress(const Slice& target) const {
+  const size_t first = FirstAtOrAfter(target);
+  return first == size() ? UINT64_MAX : addresses_[first];
 }
 
 size_t SparseIndex::MemoryUsage() const {

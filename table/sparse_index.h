@@ -73,9 +73,14 @@ class SparseIndex {
   // Address of the last record whose key is < `target` (an entry >= target
   // lies after it); 0 if none is.
   uint64_t SeekAddress(const Slice& target) const;
+  // Address of the first record whose key is >= `target` (every entry <
+  // target lies before it); UINT64_MAX if none is.
+  uint64_t LimitAddress(const Slice& target) const;
   size_t MemoryUsage() const;
 
  private:
+  // The first record whose key is >= `target`; size() if none is.
+  size_t FirstAtOrAfter(const Slice& target) const;
   const InternalKeyComparator* icmp_ = nullptr;
   std::string keys_;
   std::vector<size_t> key_offsets_;  // size() + 1
