@@ -542,15 +542,34 @@ class StressTest : public testing::TestWithParam<StressCase> {
   // pin_data, a key the iterator says is pinned is kept as a slice and read
   // only after the scan (values carry no such promise: a merged one lives
   // in the DB iterator), so a block released too early shows up.
-  KVs Scan(ReadOptions ro, int a, int b, bool forward, ReaderState* st) {
+  // What a scan chose, so a failed one can be told and made again.
+  struct ScanChoice {
+    bool forward = true, bounded = false, pin_data = false, to_last = false;
+    std::string Describe() const {
+      return std::string(forward ? "forward" : "backward") +
+             (bounded ? ", bounded" : "") + (pin_data ? ", pin_data" : "") +
+             (to_last ? ", from SeekToLast" : "");
+    }
+  };
+  KVs Scan(ReadOptions ro, int a, int b, bool forward, ReaderState* st,
+           ScanChoice* choice = nullptr) {
+    ScanChoice c;
+    c.forward = forward;
+    c.bounded = st->R(2) == 0;
+    c.pin_data = st->R(3) == 0;
+    c.to_last = !forward && c.bounded && st->R(2) == 0;
+    if (choice != nullptr) *choice = c;
+    return ScanAs(ro, a, b, c);
+  }
+  KVs ScanAs(ReadOptions ro, int a, int b, const ScanChoice& c) {
+    const bool forward = c.forward, bounded = c.bounded, to_last = c.to_last;
+    ro.pin_data = c.pin_data;
     const std::string lo = GroupPrefix(a), hi = GroupPrefix(b);
     const Slice lo_s(lo), hi_s(hi);
-    const bool bounded = st->R(2) == 0;
     if (bounded) {
       ro.iterate_lower_bound = &lo_s;
       ro.iterate_upper_bound = &hi_s;
     }
-    ro.pin_data = st->R(3) == 0;
     std::unique_ptr<Iterator> it(db_->NewIterator(ro));
     struct Seen {
       Slice pinned_key;  // empty unless the iterator pinned the key
@@ -575,7 +594,7 @@ class StressTest : public testing::TestWithParam<StressCase> {
         take();
       }
     } else {
-      if (bounded && st->R(2) == 0) {
+      if (to_last) {
         it->SeekToLast();
       } else {
         it->SeekForPrev(hi);
@@ -791,6 +810,24 @@ class StressTest : public testing::TestWithParam<StressCase> {
     return out;
   }
 
+  // The live table files whose keys meet [lo, hi): level, number, key
+  // range, sequence numbers and entries.
+  std::string FilesOver(const std::string& lo, const std::string& hi) {
+    std::vector<LiveFileMetaData> files;
+    db_->GetLiveFilesMetaData(&files);
+    std::string out;
+    for (const auto& f : files) {
+      if (f.largestkey < lo || f.smallestkey >= hi) continue;
+      out += " L" + std::to_string(f.level) + " " + f.name + " [" +
+             f.smallestkey + ", " + f.largestkey + "] seq " +
+             std::to_string(f.smallest_seqno) + ".." +
+             std::to_string(f.largest_seqno) + " entries " +
+             std::to_string(f.num_entries) + " deletions " +
+             std::to_string(f.num_deletions) + ";";
+    }
+    return out;
+  }
+
   // Reads without a snapshot, while the writer runs: each must show one
   // state the history passed through during the read. A MultiGet or an
   // iterator reads at one sequence number, so every group must match the
@@ -803,9 +840,10 @@ class StressTest : public testing::TestWithParam<StressCase> {
     const SequenceNumber lo = history_->Recorded();
     const int how = static_cast<int>(st->R(3));
     KVs got;
+    ScanChoice choice;
     if (how == 2) {
       ReadOptions ro;
-      got = Scan(ro, a, b, st->R(2) == 0, st);
+      got = Scan(ro, a, b, st->R(2) == 0, st, &choice);
     } else {
       got = PointReads(ReadOptions(), a, b, how == 0 ? 0 : 1 + st->R(2),
                        &st->values);
@@ -868,10 +906,18 @@ class StressTest : public testing::TestWithParam<StressCase> {
     }
     // Report against the state at the end of the read.
     CheckKVs(what, hi, Expected(a, b, hi), got);
+    std::string more;
+    if (how == 2) {
+      // What a scan chose, the same scan made again at once (the writer
+      // may have moved on), and the files that hold the range now.
+      more = "; the scan: " + choice.Describe() + "; again:" +
+             Summary(ScanAs(ReadOptions(), a, b, choice)) + "; files:" +
+             FilesOver(GroupPrefix(a), GroupPrefix(b));
+    }
     Fail(std::string(what) + " between " + std::to_string(lo) + " and " +
          std::to_string(hi) + " matches no single state in between; read:" +
          Summary(got) + "; state at " + std::to_string(hi) + ":" +
-         Summary(Expected(a, b, hi)));
+         Summary(Expected(a, b, hi)) + more);
   }
 
   // ----------------------------------------------------------------- driver
