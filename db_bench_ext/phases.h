@@ -1,5 +1,6 @@
 // The phases: building a database (fill + full compaction; SstFileWriter +
-// ingest), warming it up, and the timed read phases.
+// ingest: build_phases.cc), warming it up, and the timed read phases
+// (read_phases.cc).
 #pragma once
 
 #include <string>
@@ -18,6 +19,9 @@ struct PhaseContext {
   std::string label;  // "workload/format", for progress lines
   uint64_t read_key_range = 0;  // read phases: the first N keys only (0: all)
 };
+
+// A result of `phase` for this context's workload and format, to fill in.
+PhaseResult NewResult(const PhaseContext& ctx, const std::string& phase);
 
 // Opens the database in `dir`; with `fresh`, destroys what was there first.
 rocksdb::Status OpenDb(const PhaseContext& ctx, const std::string& dir,
