@@ -59,6 +59,15 @@ class CachedBlock {
   // false if the cache lacks them.
   bool Lookup(Cache* cache, uint64_t id, uint64_t n, size_t bytes,
               Slice* contents);
+  // Puts a copy of `block` in the cache under (`id`, `n`) unless it holds
+  // one already (what a scan that may fill the cache leaves there).
+  static void Keep(Cache* cache, uint64_t id, uint64_t n, const Slice& block) {
+    CachedBlock pin;
+    Slice kept;
+    if (!pin.Lookup(cache, id, n, block.size(), &kept)) {
+      pin.Insert(cache, id, n, block, &kept);
+    }
+  }
   // Puts a copy of `block` in the cache under (`id`, `n`), pinned, and
   // makes `*contents` the copy (or `block` itself if the cache refuses it).
   void Insert(Cache* cache, uint64_t id, uint64_t n, const Slice& block,

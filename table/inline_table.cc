@@ -306,14 +306,9 @@ void InlineTable::KeepPages(uint64_t first, uint64_t count,
   if (cache_ == nullptr) return;
   const uint64_t at = paging_.PageOffset(first);
   for (uint64_t pg = first; pg < first + count; ++pg) {
-    const size_t bytes = paging_.PageBytes(pg, geo_.slots);
-    CachedBlock pin;
-    Slice page;
-    if (!pin.Lookup(cache_, cache_id_, pg, bytes, &page)) {
-      pin.Insert(cache_, cache_id_, pg,
-                 Slice(run.data() + paging_.PageOffset(pg) - at, bytes),
-                 &page);
-    }
+    CachedBlock::Keep(cache_, cache_id_, pg,
+                      Slice(run.data() + paging_.PageOffset(pg) - at,
+                            paging_.PageBytes(pg, geo_.slots)));
   }
 }
 

@@ -93,12 +93,8 @@ void PagedLayout::KeepPages(uint64_t first, uint64_t count,
                             const Slice& run) const {
   if (cache_ == nullptr) return;
   for (uint64_t i = 0; i < count; ++i) {
-    CachedBlock pin;
-    Slice page;
-    if (!pin.Lookup(cache_, cache_id_, first + i, page_bytes_, &page)) {
-      pin.Insert(cache_, cache_id_, first + i,
-                 Slice(run.data() + i * page_bytes_, page_bytes_), &page);
-    }
+    CachedBlock::Keep(cache_, cache_id_, first + i,
+                      Slice(run.data() + i * page_bytes_, page_bytes_));
   }
 }
 
