@@ -22,7 +22,10 @@ void InlineDirectory::EncodeTo(std::string* dst) const {
   PutFixed32(dst, shape.value_width);
   PutFixed32(dst, (shape.var_key ? kShapeVarKey : 0) |
                       (shape.var_value ? kShapeVarValue : 0) |
-                      (key_ordered ? kShapeKeyOrdered : 0));
+                      (key_ordered ? kShapeKeyOrdered : 0) |
+                      (key_ordered && model.mapped_positions() != 0
+                           ? kShapeDigitMap
+                           : 0));
   PutFixed32(dst, page_slots);
   PutFixed32(dst, order_width);
   if (key_ordered) model.EncodeTo(dst);
@@ -62,8 +65,14 @@ Status InlineDirectory::DecodeFrom(const Slice& in, const TableMeta& meta,
     return bad("value_width", std::to_string(shape.value_width) + " beyond " +
                                   std::to_string(kInlineMaxValueWidth));
   }
-  if ((bits & ~(kShapeVarKey | kShapeVarValue | kShapeKeyOrdered)) != 0) {
+  if ((bits & ~(kShapeVarKey | kShapeVarValue | kShapeKeyOrdered |
+                kShapeDigitMap)) != 0) {
     return bad("shape", "unknown bits");
+  }
+  const bool mapped = (bits & kShapeDigitMap) != 0;
+  if (mapped && ((bits & kShapeKeyOrdered) == 0 ||
+                 format_version < kFormatVersionDigitMap)) {
+    return bad("shape", "a digit map without key order, or before version 9");
   }
   shape.var_key = (bits & kShapeVarKey) != 0;
   shape.var_value = (bits & kShapeVarValue) != 0;
@@ -98,7 +107,7 @@ Status InlineDirectory::DecodeFrom(const Slice& in, const TableMeta& meta,
     }
     std::string why;
     if (!model.DecodeFrom(&rest, meta.index_capacity, shape.key_width,
-                          &why)) {
+                          mapped, &why)) {
       return bad("key order model", why);
     }
   }

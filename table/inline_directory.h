@@ -8,7 +8,9 @@
 //   fixed32 value_width    the longest value, bytes (0..255)
 //   fixed32 shape          bit 0: klen bytes present; bit 1: vlen present;
 //                          bit 2: slots in key order (meta block flag
-//                          kKeyOrderedSlots, format version 4)
+//                          kKeyOrderedSlots, format version 4);
+//                          bit 3: the model has a digit map (with bit 2,
+//                          format version 9)
 //   fixed32 page_slots     slots per checksummed page (SlotPages,
 //                          inline_table.h: max(1, 4096 / W) in versions
 //                          2-4, (4096 - 4) / W from version 5)
@@ -41,6 +43,7 @@ constexpr uint32_t kInlineDirectoryHeader = 5 * 4;
 constexpr uint32_t kShapeVarKey = 1;
 constexpr uint32_t kShapeVarValue = 2;
 constexpr uint32_t kShapeKeyOrdered = 4;
+constexpr uint32_t kShapeDigitMap = 8;
 // The most bytes a directory's head can take (version 5 on): the header,
 // the largest model and the head's CRC.
 constexpr uint32_t kInlineDirectoryMaxHead =

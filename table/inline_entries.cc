@@ -294,35 +294,46 @@ bool InlineEntryBuffer::PlanKeyOrder(double load_factor,
     Get(0, &first, &v);
     Get(count_ - 1, &last, &v);
   }
-  Status s;
-  model_.Fit(
-      count_, first, last,
-      [&](const KeyOrderModel::KeyVisit& visit) {
-        s = ForEach([&](const Slice& k, const Slice&) {
-          visit(k);
-          return true;
-        });
-      },
-      geo.capacity);
-  Placement place;
-  if (s.ok()) {
-    s = ForEach([&](const Slice& k, const Slice&) {
-      place.Place(model_.Home(k), &geo);
-      return geo.max_displacement <= kInlineMaxDisplacement;
-    });
+  const IndexGeometry empty = geo;
+  // The raw 8 bytes first (exact for binary keys), then a digit map, for
+  // keys written in few byte values a position.
+  for (const bool map_digits : {false, true}) {
+    geo = empty;
+    Status s;
+    model_.Fit(
+        count_, first, last,
+        [&](const KeyOrderModel::KeyVisit& visit) {
+          if (!s.ok()) return;
+          s = ForEach([&](const Slice& k, const Slice&) {
+            visit(k);
+            return true;
+          });
+        },
+        geo.capacity, map_digits);
+    Placement place;
+    if (s.ok()) {
+      s = ForEach([&](const Slice& k, const Slice&) {
+        place.Place(model_.Home(k), &geo);
+        return geo.max_displacement <= kInlineMaxDisplacement;
+      });
+    }
+    if (!s.ok()) {
+      if (status_.ok()) status_ = s;
+      return false;
+    }
+    if (geo.max_displacement > kInlineMaxDisplacement) continue;
+    geo.slots = std::max(geo.capacity, place.next_free());
+    const double load = static_cast<double>(count_) / geo.capacity;
+    if (static_cast<double>(geo.total_displacement) / count_ >
+        KeyOrderDisplacementLimit(load)) {
+      continue;
+    }
+    geo_ = geo;
+    *geometry = geo;
+    key_ordered_ = true;
+    return true;
   }
-  if (!s.ok() && status_.ok()) status_ = s;
-  if (!s.ok() || geo.max_displacement > kInlineMaxDisplacement) return false;
-  geo.slots = std::max(geo.capacity, place.next_free());
-  const double load = static_cast<double>(count_) / geo.capacity;
-  if (static_cast<double>(geo.total_displacement) / count_ >
-      KeyOrderDisplacementLimit(load)) {
-    return false;
-  }
-  geo_ = geo;
-  *geometry = geo;
-  key_ordered_ = true;
-  return true;
+  return false;
 }
 
 Status InlineEntryBuffer::WriteSlots(const Sink& sink, bool order,

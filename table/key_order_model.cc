@@ -8,25 +8,76 @@ namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
 void KeyOrderModel::Fit(uint64_t n, const std::function<Slice(uint64_t)>& key,
-                        uint64_t capacity) {
+                        uint64_t capacity, bool map_digits) {
   Fit(n, key(0), key(n - 1),
       [&](const KeyVisit& visit) {
         for (uint64_t i = 0; i < n; ++i) visit(key(i));
       },
-      capacity);
+      capacity, map_digits);
+}
+
+bool KeyOrderModel::SetDigits(
+    const std::vector<std::array<uint64_t, 4>>& alphabets) {
+  positions_ = 0;
+  uint64_t radix[kMaxMappedPositions];
+  unsigned __int128 product = 1;
+  for (size_t i = 0; i < alphabets.size() && i < kMaxMappedPositions; ++i) {
+    uint64_t k = 0;
+    for (uint64_t w : alphabets[i]) k += __builtin_popcountll(w);
+    if (k == 0) return false;
+    // Numbers stay below 2^63, so that ranges and offsets never wrap.
+    if (product * (k + 1) > (static_cast<unsigned __int128>(1) << 63)) break;
+    product *= k + 1;
+    radix[positions_++] = k + 1;
+  }
+  if (positions_ == 0) return false;
+  alphabets_.assign(alphabets.begin(), alphabets.begin() + positions_);
+  digits_.assign(size_t{positions_} * 256, 0);
+  for (uint32_t i = 0; i < positions_; ++i) {
+    uint16_t below = 0;
+    for (uint32_t b = 0; b < 256; ++b) {
+      const bool in = (alphabets_[i][b >> 6] >> (b & 63)) & 1;
+      digits_[i * 256 + b] = static_cast<uint16_t>(below * 2 + (in ? 1 : 0));
+      if (in) ++below;
+    }
+  }
+  weights_[positions_ - 1] = 1;
+  for (uint32_t i = positions_ - 1; i > 0; --i) {
+    weights_[i - 1] = weights_[i] * radix[i];
+  }
+  return true;
 }
 
 void KeyOrderModel::Fit(uint64_t n, const Slice& first, const Slice& last,
                         const std::function<void(const KeyVisit&)>& scan,
-                        uint64_t capacity) {
+                        uint64_t capacity, bool map_digits) {
   capacity_ = capacity;
   // Every key between two others shares their common prefix (bytewise).
   size_t plen = 0;
   const size_t most = std::min(first.size(), last.size());
   while (plen < most && first[plen] == last[plen]) ++plen;
   prefix_.assign(first.data(), plen);
-  base_ = NumberOf(first, plen);
-  const uint64_t range = NumberOf(last, plen) - base_;
+  positions_ = 0;
+  digits_.clear();
+  alphabets_.clear();
+  if (map_digits) {
+    std::vector<std::array<uint64_t, 4>> alphabets(
+        kMaxMappedPositions, std::array<uint64_t, 4>{});
+    scan([&](const Slice& key) {
+      for (size_t i = 0; i < kMaxMappedPositions; ++i) {
+        const uint8_t b = plen + i < key.size()
+                              ? static_cast<uint8_t>(key[plen + i])
+                              : 0;
+        alphabets[i][b >> 6] |= uint64_t{1} << (b & 63);
+      }
+    });
+    SetDigits(alphabets);  // every position has a value: never false
+  }
+  auto number = [&](const Slice& key) {
+    return positions_ == 0 ? NumberOf(key, plen) : MappedNumberOf(key, plen);
+  };
+  base_ = number(first);
+  const uint64_t range = number(last) - base_;
   // About 8 keys a bucket, so that the buckets follow the keys' spread
   // without outweighing them; at most 16 KiB of them, to stay cached.
   const uint64_t want =
@@ -37,7 +88,7 @@ void KeyOrderModel::Fit(uint64_t n, const Slice& first, const Slice& last,
       std::max<uint64_t>(2, (range >> shift_) + 1));
   std::vector<uint64_t> below(buckets_ + 1, 0);
   scan([&](const Slice& key) {
-    ++below[((NumberOf(key, plen) - base_) >> shift_) + 1];
+    ++below[((number(key) - base_) >> shift_) + 1];
   });
   for (uint32_t b = 1; b <= buckets_; ++b) below[b] += below[b - 1];
   // The last key's bucket holds numbers only up to the last key's, but its
@@ -72,10 +123,21 @@ void KeyOrderModel::EncodeTo(std::string* dst) const {
   PutFixed64(dst, base_);
   for (uint32_t s : starts_) PutFixed32(dst, s);
   dst->append(prefix_);
+  if (positions_ == 0) return;
+  PutFixed32(dst, positions_);
+  // Word w's bit j is value 64 w + j: little-endian words put value b at
+  // bit b % 8 of byte b / 8, as the layout says.
+  for (const auto& a : alphabets_) {
+    for (uint64_t w : a) PutFixed64(dst, w);
+  }
 }
 
 bool KeyOrderModel::DecodeFrom(Slice* in, uint64_t capacity,
-                               uint32_t key_width, std::string* why) {
+                               uint32_t key_width, bool mapped,
+                               std::string* why) {
+  positions_ = 0;
+  digits_.clear();
+  alphabets_.clear();
   if (in->size() < 20) {
     *why = "too short";
     return false;
@@ -112,6 +174,35 @@ bool KeyOrderModel::DecodeFrom(Slice* in, uint64_t capacity,
   prefix_.assign(in->data() + (need - plen), plen);
   in->remove_prefix(need);
   capacity_ = capacity;
+  if (!mapped) return true;
+  if (in->size() < 4) {
+    *why = "digit map: too short";
+    return false;
+  }
+  const uint32_t positions = DecodeFixed32(in->data());
+  in->remove_prefix(4);
+  if (positions == 0 || positions > kMaxMappedPositions) {
+    *why = "digit map: " + std::to_string(positions) + " positions";
+    return false;
+  }
+  if (in->size() < size_t{positions} * 32) {
+    *why = "digit map: too short";
+    return false;
+  }
+  std::vector<std::array<uint64_t, 4>> alphabets(positions);
+  for (uint32_t i = 0; i < positions; ++i) {
+    for (uint32_t w = 0; w < 4; ++w) {
+      alphabets[i][w] = DecodeFixed64(in->data() + 32 * i + 8 * w);
+    }
+  }
+  in->remove_prefix(size_t{positions} * 32);
+  // A builder takes only the positions whose radixes fit; more, or an
+  // empty alphabet, could make numbers wrap.
+  if (!SetDigits(alphabets) || positions_ != positions) {
+    positions_ = 0;
+    *why = "digit map: an empty alphabet or radixes past 2^63";
+    return false;
+  }
   return true;
 }
 

@@ -16,6 +16,20 @@
 // keys that crowd within a bucket (or beyond the 8 bytes) fall back to hash
 // order.
 //
+// Digit map (format version 9, inline directory shape bit 3): keys written
+// in a few byte values a position (decimal or hex digits, letters: "key"
+// followed by a zero-padded counter) use a sliver of the 8-byte numbers,
+// and equal-width buckets crowd them. With a map, the key's number is
+// instead its first `positions` bytes past the prefix read as digits of a
+// mixed radix: at position i the digit is how many of the values the
+// file's keys have there (its alphabet, k_i values) lie below the byte,
+// and the radix is k_i + 1. A byte outside its alphabet ends the number
+// (the later digits count 0): the bytes after it cannot order such a key
+// among the file's, and counting them could put it past a greater key.
+// The file's own keys map exactly, so decimal counters become dense
+// numbers again. Positions are taken while the radixes' product stays
+// within 2^63.
+//
 // Encoding, in the inline directory after its header:
 //   fixed32 prefix_len     bytes every key shares (0..255)
 //   fixed32 shift          bucket width, log2 (0..63)
@@ -24,10 +38,16 @@
 //   (B + 1) x fixed32      home of each bucket's first number: nondecreasing,
 //                          from 0; the last is the home slot count
 //   prefix_len bytes       the prefix
+//   with a digit map only (shape bit 3):
+//   fixed32 positions      bytes mapped (1..8)
+//   positions x 32 bytes   each position's alphabet, a bitmap: bit (b % 8)
+//                          of byte (b / 8) set if some key has byte b there
+//                          (0 past a key's end); never empty
 //
 // Byte layout: docs/format.md, "Slots in key order (version 4)".
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -44,21 +64,24 @@ constexpr uint32_t kMaxOrderBuckets = 4096;
 constexpr uint64_t kMaxOrderedCapacity = 0xffffffffu;
 // The most bytes an encoded model takes: its fields, the starts and the
 // longest prefix (a key's).
+constexpr uint32_t kMaxMappedPositions = 8;
 constexpr uint32_t kKeyOrderModelMaxBytes =
-    20 + (kMaxOrderBuckets + 1) * 4 + 255;
+    20 + (kMaxOrderBuckets + 1) * 4 + 255 + 4 + kMaxMappedPositions * 32;
 
 class KeyOrderModel {
  public:
   // Fits the model to `n` (>= 1) keys in bytewise order, `key(i)` giving
-  // the i-th, for `capacity` (1..kMaxOrderedCapacity) home slots.
+  // the i-th, for `capacity` (1..kMaxOrderedCapacity) home slots; with a
+  // digit map if `map_digits`.
   void Fit(uint64_t n, const std::function<Slice(uint64_t)>& key,
-           uint64_t capacity);
-  // The same, for keys read once in order: `scan` hands each of the `n`
-  // keys, first to last, to the function it is given.
+           uint64_t capacity, bool map_digits = false);
+  // The same, for keys read in order: `scan` hands each of the `n` keys,
+  // first to last, to the function it is given (once, or twice with
+  // `map_digits`).
   using KeyVisit = std::function<void(const Slice&)>;
   void Fit(uint64_t n, const Slice& first, const Slice& last,
            const std::function<void(const KeyVisit&)>& scan,
-           uint64_t capacity);
+           uint64_t capacity, bool map_digits = false);
 
   // The home of `key`, in [0, capacity): monotone in bytewise key order,
   // for any key (those below the file's keys get 0, above it capacity - 1).
@@ -70,7 +93,8 @@ class KeyOrderModel {
       if (c < 0 || (c == 0 && key.size() < plen)) return 0;
       if (c > 0) return capacity_ - 1;
     }
-    const uint64_t x = NumberOf(key, plen);
+    const uint64_t x = positions_ == 0 ? NumberOf(key, plen)
+                                       : MappedNumberOf(key, plen);
     if (x < base_) return 0;
     const uint64_t off = x - base_;
     const uint64_t b = off >> shift_;
@@ -86,16 +110,20 @@ class KeyOrderModel {
 
   void EncodeTo(std::string* dst) const;
   // Decodes a model from the front of `*in` (advancing it) for `capacity`
-  // home slots and keys of at most `key_width` bytes: false, with the reason
-  // in `*why`, if any field is out of range or the homes go down.
+  // home slots and keys of at most `key_width` bytes, with a digit map if
+  // `mapped`: false, with the reason in `*why`, if any field is out of
+  // range or the homes go down.
   bool DecodeFrom(Slice* in, uint64_t capacity, uint32_t key_width,
-                  std::string* why);
+                  bool mapped, std::string* why);
 
   size_t prefix_len() const { return prefix_.size(); }
   uint32_t buckets() const { return buckets_; }
   uint32_t shift() const { return shift_; }
+  // Bytes the digit map reads (0: no map, the raw 8 bytes).
+  uint32_t mapped_positions() const { return positions_; }
   size_t MemoryUsage() const {
-    return prefix_.capacity() + starts_.capacity() * sizeof(uint32_t);
+    return prefix_.capacity() + starts_.capacity() * sizeof(uint32_t) +
+           digits_.capacity() * sizeof(uint16_t);
   }
   // The 8 bytes of `key` from `at`, big-endian, zeros past its end.
   static uint64_t NumberOf(const Slice& key, size_t at) {
@@ -110,8 +138,24 @@ class KeyOrderModel {
     }
     return x;
   }
+  // The key's number under the digit map, from byte `at`.
+  uint64_t MappedNumberOf(const Slice& key, size_t at) const {
+    uint64_t x = 0;
+    for (uint32_t i = 0; i < positions_; ++i) {
+      const uint8_t b =
+          at + i < key.size() ? static_cast<uint8_t>(key[at + i]) : 0;
+      const uint16_t d = digits_[i * 256 + b];
+      x += static_cast<uint64_t>(d >> 1) * weights_[i];
+      if ((d & 1) == 0) break;  // outside the alphabet: the rest counts 0
+    }
+    return x;
+  }
 
  private:
+  // Sets the digit map from `alphabets` (a 256-bit set a position): as
+  // many positions as keep the radixes' product within 2^63, at least
+  // one. False if an alphabet is empty.
+  bool SetDigits(const std::vector<std::array<uint64_t, 4>>& alphabets);
 
   std::string prefix_;
   uint32_t shift_ = 0;
@@ -119,6 +163,12 @@ class KeyOrderModel {
   uint64_t base_ = 0;
   uint64_t capacity_ = 1;
   std::vector<uint32_t> starts_;  // buckets_ + 1
+  // Digit map: for position i and byte b, digits_[i * 256 + b] is twice
+  // the alphabet's values below b, plus 1 if b is in it.
+  uint32_t positions_ = 0;
+  std::vector<uint16_t> digits_;
+  std::vector<std::array<uint64_t, 4>> alphabets_;  // as encoded
+  uint64_t weights_[kMaxMappedPositions] = {};
 };
 
 }  // namespace robinhood

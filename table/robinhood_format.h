@@ -80,6 +80,10 @@ constexpr uint64_t kMagicNumber = 0x656c6261742d6872ULL;
 //      builder writes pages as they fill, and entries from the first one
 //      that no page takes on go to a log after the pages, with its own
 //      hash index. Only such files are version 8.
+//   9: an inline file's key order model may map bytes to digits of the
+//      values its keys use (inline directory shape bit 3,
+//      key_order_model.h), for keys such as zero-padded decimal counters.
+//      Only inline files with such a map are version 9.
 // Each version by what it brought; kFormatVersion is the newest.
 constexpr uint32_t kFormatVersionInline = 2;  // and the tagged footer
 constexpr uint32_t kFormatVersionFilter = 3;
@@ -88,7 +92,8 @@ constexpr uint32_t kFormatVersionAlignedPages = 5;
 constexpr uint32_t kFormatVersionPaged = 6;
 constexpr uint32_t kFormatVersionPageSizes = 7;
 constexpr uint32_t kFormatVersionLogTail = 8;
-constexpr uint32_t kFormatVersion = kFormatVersionLogTail;
+constexpr uint32_t kFormatVersionDigitMap = 9;
+constexpr uint32_t kFormatVersion = kFormatVersionDigitMap;
 // What the builder writes a log file as, an inline file and a paged one.
 constexpr uint32_t kFormatVersionLogFile = kFormatVersionFilter;
 constexpr uint32_t kFormatVersionInlineFile = kFormatVersionAlignedPages;

@@ -217,12 +217,16 @@ void RobinHoodTableBuilder::WriteInline(const IndexGeometry& geo,
   meta->max_displacement = geo.max_displacement;
   const InlineShape shape = inline_->shape();
   const KeyOrderModel* model = inline_->key_order();
-  meta->format_version = kFormatVersionInlineFile;
-  props_.format_version = kFormatVersionInlineFile;
+  // The oldest version that describes the file: a digit map needs 9.
+  const uint32_t version = model != nullptr && model->mapped_positions() != 0
+                               ? kFormatVersionDigitMap
+                               : kFormatVersionInlineFile;
+  meta->format_version = version;
+  props_.format_version = version;
   if (model != nullptr) meta->flags |= kKeyOrderedSlots;
 
   InlineDirectory dir;
-  dir.format_version = kFormatVersionInlineFile;
+  dir.format_version = version;
   dir.shape = shape;
   dir.key_ordered = model != nullptr;
   const SlotPages paging = dir.paging();

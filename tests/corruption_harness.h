@@ -558,9 +558,10 @@ inline std::string WithFooter(const std::string& bytes, const FileMap& l,
 }
 
 // One file of each layout, for the suites that check every layout alike:
-// a log file (many small blocks), an inline file in hash order and one in
-// key order (several pages of slots each), a paged file, and one of pages
-// then a log (enough pages to stream, then 30 entries in the log).
+// a log file (many small blocks), an inline file in hash order and two in
+// key order (several pages of slots each; one of binary keys, one of
+// decimal ones through a digit map), a paged file, and one of pages then a
+// log (enough pages to stream, then 30 entries in the log).
 struct LayoutCase {
   const char* name;
   bool is_inline;
@@ -568,11 +569,13 @@ struct LayoutCase {
   bool paged = false;
   int keys = 300;
   int log_tail_from = -1;
+  bool digit_map = false;
 };
 inline std::vector<LayoutCase> AllLayouts() {
   return {LayoutCase{"log", false, false},
           LayoutCase{"inline_hash_order", true, false},
           LayoutCase{"inline_key_order", true, true},
+          LayoutCase{"inline_digit_map", true, true, false, 300, -1, true},
           LayoutCase{"paged", false, false, true},
           LayoutCase{"paged_log", false, false, true, 2430, 2400}};
 }
@@ -587,8 +590,8 @@ inline std::string BuildLayoutCase(TableFile* f, const LayoutCase& c,
                                    Model* m) {
   opts.inline_key_order = c.key_ordered;
   *m = c.is_inline || c.paged
-           ? MakeCompactedModel(c.keys, seed, c.key_ordered, c.paged, 70,
-                                c.log_tail_from)
+           ? MakeCompactedModel(c.keys, seed, c.key_ordered && !c.digit_map,
+                                c.paged, 70, c.log_tail_from)
            : MakeModel(c.keys, seed);
   const std::string bytes = BuildModel(f, *m, opts);
   const FileMap l = MapOf(f);
@@ -596,6 +599,7 @@ inline std::string BuildLayoutCase(TableFile* f, const LayoutCase& c,
   EXPECT_EQ(l.meta.key_ordered(), c.key_ordered);
   EXPECT_EQ(l.meta.is_paged(), c.paged);
   EXPECT_EQ(l.meta.has_log_tail(), c.log_tail_from >= 0);
+  EXPECT_EQ(l.meta.format_version == kFormatVersionDigitMap, c.digit_map);
   return bytes;
 }
 

@@ -102,13 +102,14 @@ enum SweptFile {
   kInlineFile,
   kInlineFileSorted,
   kInlineKeyOrder,
+  kInlineDigitMap,  // key order over decimal keys (format version 9)
   kPagedFile,
   kPagedLargePages,  // 14 entries of 1 KiB or so: two pages of 8 KiB
   kPagedLogTail      // 300 KB of pages (they stream), then a log of 30
 };
-const char* const kSweptFileNames[] = {"_log",    "_inline",
-                                       "_inline_sorted", "_inline_keyorder",
-                                       "_paged", "_paged_8k", "_paged_log"};
+const char* const kSweptFileNames[] = {
+    "_log",   "_inline",   "_inline_sorted", "_inline_keyorder",
+    "_inline_digitmap", "_paged", "_paged_8k", "_paged_log"};
 // Pages of a file with a log tail flipped this far apart, its log's
 // contents and its filter this far (times the stride): _paged and _log
 // sweep them whole.
@@ -128,6 +129,7 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
   // Slots and pages: the parts that hold the entries, each checked when a
   // read reaches it.
   const bool entry_pages = inline_layout || paged;
+  const bool key_order = kind == kInlineKeyOrder || kind == kInlineDigitMap;
   Model model =
       log_tail ? MakeCompactedModel(2430, 7, false, true, 70, 2400)
       : entry_pages
@@ -149,14 +151,16 @@ TEST_P(CorruptionSweep, EveryByteFlipped) {
                  kSweptFileNames[kind]);
   RobinHoodTableOptions options = SmallBlocks();
   options.inline_order_array = kind != kInlineFileSorted;
-  options.inline_key_order = kind == kInlineKeyOrder;
+  options.inline_key_order = key_order;
   if (kind == kLogFile) options.filter_policy = "bloomfilter:10";
   const std::string original = BuildModel(&file, model, options);
   const FileMap layout = MapOf(&file);
   ASSERT_EQ(layout.meta.is_inline(), inline_layout);
   ASSERT_EQ(layout.meta.is_paged(), paged);
   ASSERT_EQ(layout.meta.has_log_tail(), log_tail);
-  ASSERT_EQ(layout.meta.key_ordered(), kind == kInlineKeyOrder);
+  ASSERT_EQ(layout.meta.key_ordered(), key_order);
+  ASSERT_EQ(layout.meta.format_version == kFormatVersionDigitMap,
+            kind == kInlineDigitMap);
   if (paged) {
     ASSERT_EQ(layout.meta.page_bytes(),
               kind == kPagedLargePages ? 8192u : kEntryPageMinBytes);
@@ -260,7 +264,8 @@ INSTANTIATE_TEST_SUITE_P(
     MmapOnOff, CorruptionSweep,
     testing::Combine(testing::Bool(),
                      testing::Values(kLogFile, kInlineFile, kInlineFileSorted,
-                                     kInlineKeyOrder, kPagedFile,
+                                     kInlineKeyOrder, kInlineDigitMap,
+                                     kPagedFile,
                                      kPagedLargePages, kPagedLogTail)),
     [](const testing::TestParamInfo<std::tuple<bool, SweptFile>>& info) {
       return std::string(std::get<0>(info.param) ? "mmap" : "pread") +

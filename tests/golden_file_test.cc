@@ -112,6 +112,29 @@ Model GoldenKeyOrderModel() {
   return m;
 }
 
+// Compacted puts of zero-padded decimal keys and short values, and a range
+// deletion: an inline file with slots in key order whose model maps the
+// digits (version 9).
+Model GoldenDigitMapModel() {
+  Model m;
+  // Misses between the keys, and past them.
+  for (const char* k : {"dm/000001", "dm/500000", "dm/999999", "dm/9", "dm:"}) {
+    m.queries.push_back(Query{k, kMaxSequenceNumber, GetContext::kNotFound, ""});
+  }
+  std::vector<std::string> keys;
+  for (int i = 0; i < 200; ++i) {
+    char k[24];
+    snprintf(k, sizeof(k), "dm/%06d", i * 4999);
+    keys.push_back(k);
+  }
+  for (size_t i = 0; i < keys.size(); ++i) {
+    AddPut(&m, keys[i], std::string(i % 11, static_cast<char>('a' + i % 26)));
+  }
+  m.tombstones.emplace_back(IKey(keys[20], 9000, kTypeRangeDeletion),
+                            keys[25]);
+  return m;
+}
+
 // Compacted puts too long for a slot (values of 70 to 250 bytes), keys
 // sharing a prefix, over several pages, and a range deletion: a paged
 // file (version 6).
@@ -200,6 +223,7 @@ struct Golden {
   bool paged = false;         // GoldenPagedModel (version 6 on)
   bool large_pages = false;   // GoldenLargePagesModel (version 7 on)
   bool log_tail = false;      // GoldenPagedLogModel (version 8 on)
+  bool digit_map = false;     // GoldenDigitMapModel (version 9 on)
 };
 
 RobinHoodTableOptions GoldenOptions(const Golden& g) {
@@ -213,6 +237,7 @@ RobinHoodTableOptions GoldenOptions(const Golden& g) {
 }
 
 Model ModelOf(const Golden& g) {
+  if (g.digit_map) return GoldenDigitMapModel();
   if (g.log_tail) return GoldenPagedLogModel();
   if (g.large_pages) return GoldenLargePagesModel();
   if (g.paged) return GoldenPagedModel();
@@ -247,6 +272,7 @@ TEST_P(GoldenFileTest, Reads) {
     EXPECT_EQ(l.meta.key_ordered(), g.key_order);
     EXPECT_EQ(l.meta.is_paged(), g.paged);
     EXPECT_EQ(l.meta.has_log_tail(), g.log_tail);
+    EXPECT_EQ(l.meta.format_version == kFormatVersionDigitMap, g.digit_map);
     if (g.paged) {
       EXPECT_EQ(l.meta.page_bytes() > kEntryPageMinBytes, g.large_pages);
     }
@@ -264,7 +290,8 @@ TEST_P(GoldenFileTest, Reads) {
 }
 
 // Today's builder still writes what it writes as the newest versions (5,
-// inline files; 6 and 7, paged files; 8, pages then a log) and as version 3
+// inline files; 6 and 7, paged files; 8, pages then a log; 9, inline files
+// with a digit map) and as version 3
 // (log files) byte for byte: a
 // change to what it writes is a format change, which needs a new version
 // (and file), or, where every reader of the version reads the new bytes
@@ -329,7 +356,9 @@ INSTANTIATE_TEST_SUITE_P(
                     Golden{7, "large_pages_hashbloom", kNoCompression, false,
                            "hashbloom:10", false, true, true},
                     Golden{8, "paged_log", kNoCompression, false,
-                           "hashbloom:10", false, true, false, true}),
+                           "hashbloom:10", false, true, false, true},
+                    Golden{9, "inline_digitmap", kNoCompression, true, "",
+                           true, false, false, false, true}),
     GoldenName);
 
 // The filters too: RocksDB's Bloom and Ribbon formats are persistent, and
@@ -355,7 +384,9 @@ INSTANTIATE_TEST_SUITE_P(
                     Golden{7, "large_pages_hashbloom", kNoCompression, false,
                            "hashbloom:10", false, true, true},
                     Golden{8, "paged_log", kNoCompression, false,
-                           "hashbloom:10", false, true, false, true}),
+                           "hashbloom:10", false, true, false, true},
+                    Golden{9, "inline_digitmap", kNoCompression, true, "",
+                           true, false, false, false, true}),
     GoldenName);
 
 }  // namespace

@@ -173,8 +173,16 @@ TEST(InlineDirectoryTest, EveryRefusalNamesItsField) {
        [](std::string* d, TableMeta*) { Put32(d, 4, 256); }, "value_width",
        "beyond"},
       {"an unknown shape bit", false,
-       [](std::string* d, TableMeta*) { Put32(d, 8, 2 | 8); }, "shape",
+       [](std::string* d, TableMeta*) { Put32(d, 8, 2 | 16); }, "shape",
        "unknown bits"},
+      {"a digit map on a hash-ordered file", false,
+       [](std::string* d, TableMeta*) { Put32(d, 8, 2 | kShapeDigitMap); },
+       "shape", "a digit map without key order"},
+      {"a digit map in a version 5 file", true,
+       [](std::string* d, TableMeta*) {
+         Put32(d, 8, DecodeFixed32(d->data() + 8) | kShapeDigitMap);
+       },
+       "shape", "before version 9"},
       {"key order bit on a hash-ordered file", false,
        [](std::string* d, TableMeta*) { Put32(d, 8, 2 | kShapeKeyOrdered); },
        "shape", "meta block"},

@@ -27,10 +27,12 @@ std::string BigEndian(uint64_t v) {
   return s;
 }
 
-KeyOrderModel FitTo(const std::vector<std::string>& keys, uint64_t capacity) {
+KeyOrderModel FitTo(const std::vector<std::string>& keys, uint64_t capacity,
+                    bool map_digits = false) {
   KeyOrderModel m;
   m.Fit(
-      keys.size(), [&](uint64_t i) { return Slice(keys[i]); }, capacity);
+      keys.size(), [&](uint64_t i) { return Slice(keys[i]); }, capacity,
+      map_digits);
   return m;
 }
 
@@ -97,6 +99,154 @@ TEST(KeyOrderModelTest, NumberOfReadsEightBytesFromAnyOffset) {
           << "length " << len << " at " << at;
     }
   }
+}
+
+std::string Decimal(const char* prefix, uint64_t v, int width) {
+  char buf[40];
+  snprintf(buf, sizeof(buf), "%s%0*llu", prefix, width,
+           static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// Keys over small alphabets, of several lengths, for digit maps.
+std::vector<std::string> AlphabetKeys(std::mt19937_64& rng, size_t n,
+                                      const std::string& alphabet,
+                                      size_t min_len, size_t max_len) {
+  std::set<std::string> set;
+  while (set.size() < n) {
+    std::string k(min_len + rng() % (max_len - min_len + 1), '\0');
+    for (auto& c : k) c = alphabet[rng() % alphabet.size()];
+    set.insert("id:" + k);
+  }
+  return {set.begin(), set.end()};
+}
+
+// A digit map keeps homes in key order for any key: the file's, keys with
+// bytes outside a position's alphabet (below, between and above its
+// values), shorter and longer ones, and keys off the prefix.
+TEST(KeyOrderModelTest, DigitMapHomesFollowKeyOrderForAnyKey) {
+  std::mt19937_64 rng(23);
+  for (const std::string& alphabet :
+       {std::string("0123456789"), std::string("0123456789abcdef"),
+        std::string("ACGT"), std::string("\x01\x7f\xfe")}) {
+    const std::vector<std::string> keys =
+        AlphabetKeys(rng, 3000, alphabet, 1, 12);
+    const uint64_t capacity = IndexCapacity(keys.size(), 0.8);
+    const KeyOrderModel m = FitTo(keys, capacity, true);
+    ASSERT_GT(m.mapped_positions(), 0u) << alphabet;
+    std::vector<std::string> probes = keys;
+    for (int i = 0; i < 4000; ++i) {
+      // A file key with one byte changed to anything, cut, or extended.
+      std::string k = keys[rng() % keys.size()];
+      const size_t at = rng() % k.size();
+      switch (rng() % 4) {
+        case 0: k[at] = static_cast<char>(rng()); break;
+        case 1: k[at] = static_cast<char>(k[at] + ((rng() & 1) ? 1 : -1)); break;
+        case 2: k.resize(at); break;
+        default: k.append(1 + rng() % 4, static_cast<char>(rng())); break;
+      }
+      probes.push_back(k);
+      std::string any(rng() % 14, '\0');
+      for (auto& c : any) c = static_cast<char>(rng());
+      probes.push_back("id:" + any);
+      probes.push_back(any);
+    }
+    probes.push_back("");
+    probes.push_back("id:");
+    probes.push_back("id:" + std::string(12, '\xff'));
+    probes.push_back("id:" + std::string(12, '\0'));
+    ExpectMonotone(m, probes, capacity);
+  }
+}
+
+// Zero-padded decimal counters under a digit map: dense numbers, so every
+// key gets its own home, evenly spread; without the map they crowd.
+TEST(KeyOrderModelTest, DigitMapSpreadsDecimalCounters) {
+  std::vector<std::string> keys;
+  const uint64_t n = 100000;
+  for (uint64_t i = 0; i < n; ++i) keys.push_back(Decimal("key", i, 5));
+  const uint64_t capacity = IndexCapacity(n, 0.8);
+  const KeyOrderModel m = FitTo(keys, capacity, true);
+  EXPECT_EQ(m.prefix_len(), 3u);
+  // Five digits (radix 11) and the padding past them (radix 2): all 8.
+  EXPECT_EQ(m.mapped_positions(), 8u);
+  for (uint64_t i = 1; i < n; ++i) {
+    ASSERT_GE(m.Home(keys[i]), m.Home(keys[i - 1]));
+  }
+  for (uint64_t i = 0; i < n; i += 997) {
+    const double want = static_cast<double>(i) * capacity / n;
+    EXPECT_NEAR(static_cast<double>(m.Home(keys[i])), want, capacity / 64.0)
+        << keys[i];
+  }
+  // The raw bytes put the keys in few of 4,096 buckets.
+  const KeyOrderModel raw = FitTo(keys, capacity);
+  std::set<uint64_t> homes;
+  for (const std::string& k : keys) homes.insert(raw.Home(k));
+  EXPECT_LT(homes.size(), n / 2);
+}
+
+// Binary keys use every byte value: the map keeps the positions whose
+// radixes (257 each) fit below 2^63, seven of them.
+TEST(KeyOrderModelTest, DigitMapOfFullAlphabetsKeepsWhatFits) {
+  std::mt19937_64 rng(29);
+  std::set<std::string> set;
+  while (set.size() < 20000) set.insert(BigEndian(rng()));
+  const std::vector<std::string> keys(set.begin(), set.end());
+  const uint64_t capacity = IndexCapacity(keys.size(), 0.8);
+  const KeyOrderModel m = FitTo(keys, capacity, true);
+  EXPECT_EQ(m.mapped_positions(), 7u);
+  ExpectMonotone(m, keys, capacity);
+}
+
+TEST(KeyOrderModelTest, DigitMapEncodingRoundTripsAndRefusesBadMaps) {
+  std::vector<std::string> keys;
+  for (uint64_t i = 0; i < 5000; ++i) {
+    keys.push_back(Decimal("u/", i * 19997, 8));
+  }
+  const uint64_t capacity = IndexCapacity(keys.size(), 0.8);
+  const KeyOrderModel m = FitTo(keys, capacity, true);
+  ASSERT_EQ(m.mapped_positions(), 8u);
+  std::string enc;
+  m.EncodeTo(&enc);
+  const size_t map_at = 20 + (m.buckets() + 1) * 4 + m.prefix_len();
+  ASSERT_EQ(enc.size(), map_at + 4 + 8 * 32);
+  // The first position's alphabet: the digits '0' to '9'.
+  for (int b = 0; b < 256; ++b) {
+    const bool set = (enc[map_at + 4 + b / 8] >> (b % 8)) & 1;
+    EXPECT_EQ(set, b >= '0' && b <= '9') << b;
+  }
+  enc += "rest";
+  KeyOrderModel d;
+  std::string why;
+  Slice in(enc);
+  ASSERT_TRUE(d.DecodeFrom(&in, capacity, 10, true, &why)) << why;
+  EXPECT_EQ(in.ToString(), "rest");
+  EXPECT_EQ(d.mapped_positions(), 8u);
+  for (const std::string& k : keys) ASSERT_EQ(d.Home(k), m.Home(k));
+
+  auto refused = [&](std::string bytes, const char* what) {
+    KeyOrderModel x;
+    std::string reason;
+    Slice s(bytes);
+    EXPECT_FALSE(x.DecodeFrom(&s, capacity, 10, true, &reason)) << what;
+    EXPECT_FALSE(reason.empty()) << what;
+  };
+  refused(enc.substr(0, map_at), "no map");
+  refused(enc.substr(0, map_at + 4 + 7 * 32 + 31), "map cut");
+  std::string bad = enc;
+  EncodeFixed32(&bad[map_at], 0);
+  refused(bad, "no positions");
+  bad = enc;
+  EncodeFixed32(&bad[map_at], kMaxMappedPositions + 1);
+  refused(bad, "too many positions");
+  bad = enc;
+  std::fill(bad.begin() + map_at + 4 + 32, bad.begin() + map_at + 4 + 64, 0);
+  refused(bad, "an empty alphabet");
+  bad = enc;
+  // Every value at every position: 257^8 numbers, past 2^63.
+  std::fill(bad.begin() + map_at + 4, bad.begin() + map_at + 4 + 8 * 32,
+            '\xff');
+  refused(bad, "radixes past 2^63");
 }
 
 // Homes stay in key order for a shared prefix of any length, up to the 8
@@ -185,7 +335,7 @@ TEST(KeyOrderModelTest, EncodingRoundTripsAndRefusesBadModels) {
   KeyOrderModel d;
   std::string why;
   Slice in(enc);
-  ASSERT_TRUE(d.DecodeFrom(&in, capacity, 10, &why)) << why;
+  ASSERT_TRUE(d.DecodeFrom(&in, capacity, 10, false, &why)) << why;
   EXPECT_EQ(in.ToString(), "rest");
   for (const std::string& k : keys) ASSERT_EQ(d.Home(k), m.Home(k));
 
@@ -194,7 +344,7 @@ TEST(KeyOrderModelTest, EncodingRoundTripsAndRefusesBadModels) {
     KeyOrderModel x;
     std::string reason;
     Slice s(bytes);
-    EXPECT_FALSE(x.DecodeFrom(&s, cap, width, &reason)) << what;
+    EXPECT_FALSE(x.DecodeFrom(&s, cap, width, false, &reason)) << what;
     EXPECT_FALSE(reason.empty()) << what;
   };
   refused(enc, capacity + 1, 10, "last home is not the capacity");
@@ -268,6 +418,33 @@ TEST(KeyOrderModelTest, PlanTakesEvenKeysAndRefusesCrowdedOnes) {
     alike.push_back(k);
   }
   EXPECT_FALSE(PlansKeyOrder(alike));
+}
+
+// Keys a digit map spreads take key order with one; binary keys keep the
+// raw bytes.
+TEST(KeyOrderModelTest, PlanMapsDigitsOnlyWhereTheRawBytesCrowd) {
+  auto plan = [](const std::vector<std::string>& keys) {
+    InlineEntryBuffer buf(64);
+    for (const std::string& k : keys) buf.Add(k, "v");
+    IndexGeometry g;
+    if (!buf.PlanKeyOrder(0.8, &g)) return -1;
+    return static_cast<int>(buf.key_order()->mapped_positions());
+  };
+  std::vector<std::string> counters;
+  for (uint64_t i = 0; i < 20000; ++i) {
+    counters.push_back(Decimal("key", i, 6));
+  }
+  EXPECT_EQ(plan(counters), 8);
+  // YCSB's keys: "user" and a hashed number, of any length.
+  std::mt19937_64 rng(31);
+  std::set<std::string> ycsb;
+  while (ycsb.size() < 20000) {
+    ycsb.insert("user" + std::to_string(rng() >> (rng() % 40)));
+  }
+  EXPECT_GT(plan({ycsb.begin(), ycsb.end()}), 0);
+  std::vector<std::string> binary;
+  for (uint64_t i = 0; i < 20000; ++i) binary.push_back(BigEndian(i * 3));
+  EXPECT_EQ(plan(binary), 0);
 }
 
 // Random keys whose last one ends a quarter into its bucket: the homes

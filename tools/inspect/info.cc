@@ -226,6 +226,13 @@ int Info(const Args& a, const TableFile& t) {
                            km.buckets(), km.shift(), km.prefix_len())));
       out.Field("key_order_buckets", Uint(km.buckets()));
       out.Field("key_order_bucket_shift", Uint(km.shift()));
+      out.Field("key_order_digit_map_bytes", Uint(km.mapped_positions()),
+                Row("digit map",
+                    km.mapped_positions() == 0
+                        ? std::string("none (the 8 bytes as they are)")
+                        : Format("the first %u bytes, as digits of the "
+                                 "values the keys use",
+                                 km.mapped_positions())));
     }
     out.End();
   }
