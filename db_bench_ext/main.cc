@@ -139,7 +139,9 @@ int main(int argc, char** argv) {
   for (const auto& name : workload_names) {
     Workload w;
     if (!MakeWorkload(name, FLAGS_key_size, FLAGS_value_size, &w)) {
-      fprintf(stderr, "unknown workload '%s' (cuckoo, sparkey, misses, all)\n",
+      fprintf(stderr,
+              "unknown workload '%s' (cuckoo, sparkey, decimal, misses, "
+              "all)\n",
               name.c_str());
       return 2;
     }

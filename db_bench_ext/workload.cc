@@ -23,6 +23,13 @@ bool MakeWorkload(const std::string& name, int key_size_override,
     w->value_size = 100;
     w->default_phases = all_reads;
     w->description = "Sparkey-like: keys of 8..32 bytes, 100-byte values";
+  } else if (name == "decimal") {
+    w->key_size = 20;
+    w->value_size = 4;
+    w->decimal_keys = true;
+    w->default_phases = all_reads;
+    w->description =
+        "text keys: 20 zero-padded decimal digits, 4-byte values";
   } else if (name == "misses") {
     w->key_size = 8;
     w->value_size = 4;
@@ -33,8 +40,9 @@ bool MakeWorkload(const std::string& name, int key_size_override,
   } else {
     return false;
   }
-  const int key_size = std::max(
-      8, std::min(key_size_override, int(Workload::kMaxKeySize)));
+  const int key_size =
+      std::max(w->decimal_keys ? 20 : 8,
+               std::min(key_size_override, int(Workload::kMaxKeySize)));
   if (key_size_override > 0 && key_size != w->key_size) {
     w->key_size = key_size;
     w->description +=
@@ -57,14 +65,21 @@ static inline void PutBigEndian64(char* p, uint64_t v) {
 }
 
 rocksdb::Slice KeySpace::Key(uint64_t h, char* buf) const {
-  PutBigEndian64(buf, h);
+  int head = 8;
+  if (w_.decimal_keys) {
+    uint64_t v = h;
+    for (int i = 19; i >= 0; --i, v /= 10) buf[i] = char('0' + v % 10);
+    head = 20;
+  } else {
+    PutBigEndian64(buf, h);
+  }
   int len = w_.key_size;
   uint64_t r = Mix(h ^ 0x5bd1e995ULL);
   if (len == 0) {
     len = w_.min_key + int(r % uint64_t(w_.max_key - w_.min_key + 1));
   }
-  // Filler bytes past the first 8, from a stream seeded by h.
-  for (int i = 8; i < len; i += 8) {
+  // Filler bytes past the first 8 (or 20), from a stream seeded by h.
+  for (int i = head; i < len; i += 8) {
     r = Mix(r);
     char tmp[8];
     memcpy(tmp, &r, 8);

@@ -1,7 +1,8 @@
 // The built-in workloads and their keys and values. Every key is a pure
 // function of a 64-bit "key hash" h = Mix(i) of its index i: its first 8
-// bytes are h big-endian, so keys are distinct, sort in the order of h, and
-// key i for i >= num is never in the database (the absent keys).
+// bytes are h big-endian (or its first 20 are h in decimal digits), so keys
+// are distinct, sort in the order of h, and key i for i >= num is never in
+// the database (the absent keys).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,9 @@ struct Workload {
   // The share of each value that is random; the rest repeats it, so a
   // codec saves about 1 - this (db_bench's --compression_ratio).
   double compression_ratio = 1.0;
+  // Keys begin with h in 20 zero-padded decimal digits instead of its 8
+  // bytes (text keys, which sort the same way).
+  bool decimal_keys = false;
   bool mmap_read = true;  // for robinhood and block (cuckoo, plain always)
   // Phases this workload runs when --benchmarks is not given.
   std::vector<std::string> default_phases;
