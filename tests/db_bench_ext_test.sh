@@ -70,6 +70,20 @@ grep -q "unknown --cache_type 'clock'" "$TMP/bad.txt" || fail "no message: $(cat
   fail "a lookup in an ingested DB missed a key"
 grep -q 'skipped: plain (all phases): --fill_by=ingest' "$TMP/ingest.txt" ||
   fail "PlainTable not skipped with the reason: $(grep skipped "$TMP/ingest.txt")"
+# Decimal text keys: every key found by lookups and scans in both formats,
+# and our file in key order through a digit map (format version 9).
+"$BENCH" --workload=decimal --num=3000 --reads=3000 --warmup_reads=100 \
+  --formats=robinhood,block --repetitions=1 --keep_db \
+  --benchmarks=fill,readrandom,seekrandom,readseq \
+  --db="$TMP/decimal" >"$TMP/decimal.txt" 2>&1 || fail "decimal run failed: $(tail -5 "$TMP/decimal.txt")"
+[[ "$(grep -cE '\(3000 of 3000 found\)' "$TMP/decimal.txt")" -eq 6 ]] ||
+  fail "a read of decimal keys missed a key: $(grep -E '^(readrandom|seekrandom|readseq) ' "$TMP/decimal.txt")"
+sst="$(find "$TMP/decimal" -path '*robinhood*' -name '*.sst' | head -1)"
+info="$("${RH_BUILD_DIR}/rh_inspect" info "$sst")" || fail "rh_inspect info $sst failed"
+echo "$info" | grep -Eq 'rocksdb.robinhood.slot.order +key$' ||
+  fail "decimal keys not in key order: $(echo "$info" | grep -i order)"
+echo "$info" | grep -Eq '^format version +9$' ||
+  fail "decimal keys' file not version 9: $(echo "$info" | grep -i version)"
 if "$BENCH" --fill_by=load --formats=robinhood >"$TMP/bad.txt" 2>&1; then
   fail "an unknown --fill_by was accepted"
 fi
