@@ -22,7 +22,8 @@
 // Runs once with mmap reads and once without. RH_STRESS_SECONDS sets the
 // length of each run (default 20), RH_STRESS_READERS the reader threads
 // (default 3); RH_SEED replays the writer's and readers' choices (timing
-// still differs from run to run).
+// still differs from run to run). RH_STRESS_TABLE=block runs the same test
+// on BlockBasedTable, as a control.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -51,6 +52,7 @@
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/sst_partitioner.h"
 #include "rocksdb/statistics.h"
+#include "rocksdb/table.h"
 #include "rocksdb/write_batch.h"
 #include "rocksdb_robinhood/robinhood_table.h"
 #include "tests/fault_fs.h"
@@ -182,6 +184,15 @@ class StressTest : public testing::TestWithParam<StressCase> {
     // iterators pin them.
     rh.block_cache = test_util::NewCacheOf(GetParam().cache, 256 << 10, 2);
     o.table_factory.reset(NewRobinHoodTableFactory(rh));
+    const char* control = getenv("RH_STRESS_TABLE");
+    if (control != nullptr && std::string(control) == "block") {
+      // The control: RocksDB's own format under the same writer and
+      // readers, to tell a failure of ours from one of the host's.
+      BlockBasedTableOptions bbt;
+      bbt.block_size = 1024;
+      bbt.block_cache = rh.block_cache;
+      o.table_factory.reset(NewBlockBasedTableFactory(bbt));
+    }
     // In place raw blocks with mmap; without, compressed blocks above the
     // last level and raw ones (log, paged or inline) in it, all read
     // through the cache.
