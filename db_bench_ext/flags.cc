@@ -15,7 +15,8 @@ DEFINE_string(formats, "robinhood,cuckoo,plain,block",
               "values: robinhood, cuckoo, plain, block; robinhood_bloom "
               "is robinhood with RocksDB's Bloom filter of --bloom_bits, "
               "robinhood_nofilter robinhood with no filter, "
-              "robinhood_log robinhood with page_layout=false.");
+              "robinhood_log robinhood with page_layout=false, "
+              "robinhood_hashorder robinhood with inline_key_order=false.");
 DEFINE_string(workload, "sparkey,cuckoo",
               "Comma-separated built-in workloads: cuckoo (8-byte keys, "
               "4-byte values, mmap), sparkey (keys of 8 to 32 bytes, "

@@ -32,6 +32,10 @@ bool ParseFormats(const std::string& list, std::vector<FormatSpec>* out,
       // The same with page_layout=false: files too long for a slot keep
       // the log layout, beside the paged ones in the same run.
       f = {Format::kRobinHood, item, "RobinHoodTable(log)"};
+    } else if (item == "robinhood_hashorder") {
+      // The same with inline_key_order=false: inline files in hash order
+      // with an order array, beside key order in the same run.
+      f = {Format::kRobinHood, item, "RobinHoodTable(hash order)"};
     } else if (item == "cuckoo") {
       f = {Format::kCuckoo, item, "CuckooTable"};
     } else if (item == "plain") {
@@ -110,7 +114,8 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
           static_cast<uint32_t>(FLAGS_robinhood_inline_slot_limit);
       rh.inline_load_factor = FLAGS_robinhood_inline_load_factor;
       rh.inline_order_array = FLAGS_robinhood_inline_order_array;
-      rh.inline_key_order = FLAGS_robinhood_inline_key_order;
+      rh.inline_key_order = format.name != "robinhood_hashorder" &&
+                            FLAGS_robinhood_inline_key_order;
       rh.page_layout =
           format.name != "robinhood_log" && FLAGS_robinhood_page_layout;
       if (format.name == "robinhood_bloom") {

@@ -113,8 +113,10 @@ int main(int argc, char** argv) {
   std::vector<FormatSpec> formats;
   std::string bad;
   if (!ParseFormats(FLAGS_formats, &formats, &bad)) {
-    fprintf(stderr, "unknown format '%s' in --formats (robinhood, "
-                    "robinhood_bloom, robinhood_log, cuckoo, plain, block)\n",
+    fprintf(stderr,
+            "unknown format '%s' in --formats (robinhood, robinhood_bloom, "
+            "robinhood_nofilter, robinhood_log, robinhood_hashorder, "
+            "cuckoo, plain, block)\n",
             bad.c_str());
     return 2;
   }
