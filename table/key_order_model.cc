@@ -26,9 +26,9 @@ bool KeyOrderModel::SetDigits(
     for (uint64_t w : alphabets[i]) k += __builtin_popcountll(w);
     if (k == 0) return false;
     // Numbers stay below 2^63, so that ranges and offsets never wrap.
-    if (product * (k + 1) > (static_cast<unsigned __int128>(1) << 63)) break;
-    product *= k + 1;
-    radix[positions_++] = k + 1;
+    if (product * k > (static_cast<unsigned __int128>(1) << 63)) break;
+    product *= k;
+    radix[positions_++] = k;
   }
   if (positions_ == 0) return false;
   alphabets_.assign(alphabets.begin(), alphabets.begin() + positions_);

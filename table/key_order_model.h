@@ -21,14 +21,15 @@
 // followed by a zero-padded counter) use a sliver of the 8-byte numbers,
 // and equal-width buckets crowd them. With a map, the key's number is
 // instead its first `positions` bytes past the prefix read as digits of a
-// mixed radix: at position i the digit is how many of the values the
-// file's keys have there (its alphabet, k_i values) lie below the byte,
-// and the radix is k_i + 1. A byte outside its alphabet ends the number
-// (the later digits count 0): the bytes after it cannot order such a key
-// among the file's, and counting them could put it past a greater key.
-// The file's own keys map exactly, so decimal counters become dense
-// numbers again. Positions are taken while the radixes' product stays
-// within 2^63.
+// mixed radix: at position i the values the file's keys have there (its
+// alphabet, k_i values) are the digits 0 to k_i - 1, in order, and the
+// radix is k_i. The file's own keys map exactly, so decimal counters
+// become dense numbers again. A byte outside its alphabet ends the number:
+// below every value, with the least number the digits so far lead to
+// (the rest 0); otherwise with the greatest number of the value below it
+// (that digit, the rest at their greatest), so that it sorts between the
+// keys of the values around it. Positions are taken while the radixes'
+// product stays within 2^63.
 //
 // Encoding, in the inline directory after its header:
 //   fixed32 prefix_len     bytes every key shares (0..255)
@@ -145,8 +146,16 @@ class KeyOrderModel {
       const uint8_t b =
           at + i < key.size() ? static_cast<uint8_t>(key[at + i]) : 0;
       const uint16_t d = digits_[i * 256 + b];
-      x += static_cast<uint64_t>(d >> 1) * weights_[i];
-      if ((d & 1) == 0) break;  // outside the alphabet: the rest counts 0
+      const uint64_t below = d >> 1;  // the alphabet's values below b
+      if ((d & 1) != 0) {
+        x += below * weights_[i];
+        continue;
+      }
+      // Outside the alphabet: the greatest number of the keys with the
+      // value below b or, with none below, the least the digits so far
+      // lead to.
+      if (below == 0) return x;
+      return x + (below - 1) * weights_[i] + (weights_[i] - 1);
     }
     return x;
   }
@@ -164,7 +173,8 @@ class KeyOrderModel {
   uint64_t capacity_ = 1;
   std::vector<uint32_t> starts_;  // buckets_ + 1
   // Digit map: for position i and byte b, digits_[i * 256 + b] is twice
-  // the alphabet's values below b, plus 1 if b is in it.
+  // the alphabet's values below b, plus 1 if b is in it; weights_[i] the
+  // product of the later positions' radixes.
   uint32_t positions_ = 0;
   std::vector<uint16_t> digits_;
   std::vector<std::array<uint64_t, 4>> alphabets_;  // as encoded
