@@ -13,6 +13,11 @@
 //   interval1, dense            sparse_index_interval 1, load_factor 0.98
 //   bloom, inline-ribbon        with a filter (Bloom over a log, Ribbon
 //                               over inline slots)
+//   inline                      inline slots in hash order
+//   inline-varying              keys and values of several lengths;
+//                               decimal keys, so slots in key order
+//                               through a digit map (version 9), as
+//                               inline-ribbon's
 //   inline-keyorder             inline slots in key order (keys spread
 //                               evenly: version 4, a key order model)
 //   paged, paged-bloom          puts too long for a slot: pages and a page
@@ -182,13 +187,15 @@ Status WriteWithSstFileWriter(const std::string& path, CompressionType c) {
   return s;
 }
 
-// Puts only, short enough for slots: the inline layout. `varying`: keys
-// and values of several lengths (length bytes in the slots); a range
-// deletion too.
+// Puts only, short enough for slots: the inline layout, in hash order.
+// `varying`: keys and values of several lengths (length bytes in the
+// slots), in key order through a digit map; a range deletion too.
 Status WriteInline(const std::string& path, bool varying,
                    const char* filter = "") {
   RobinHoodTableOptions rh = SmallBlocks();
   rh.filter_policy = filter;
+  // The decimal keys would take key order (a digit map) but for this.
+  rh.inline_key_order = varying;
   SstFileWriter writer(EnvOptions(), SstOptions(rh, kNoCompression));
   Status s = writer.Open(path);
   for (int i = 0; s.ok() && i < 60; ++i) {
