@@ -124,7 +124,8 @@ class KeyOrderModel {
   uint32_t mapped_positions() const { return positions_; }
   size_t MemoryUsage() const {
     return prefix_.capacity() + starts_.capacity() * sizeof(uint32_t) +
-           digits_.capacity() * sizeof(uint16_t);
+           digits_.capacity() * sizeof(uint16_t) +
+           alphabets_.capacity() * sizeof(alphabets_[0]);
   }
   // The 8 bytes of `key` from `at`, big-endian, zeros past its end.
   static uint64_t NumberOf(const Slice& key, size_t at) {
