@@ -899,7 +899,8 @@ class StressTest : public testing::TestWithParam<StressCase> {
     // that carries the ingestion, it installs a version with the file
     // while the ingesting thread still waits to publish, and a read without
     // a snapshot takes its range tombstones unbounded (a table's are
-    // bounded only by a snapshot). Such a read may show the state after an
+    // bounded only by a snapshot), on BlockBasedTable files as on ours
+    // (docs/reliability.md). Such a read may show the state after an
     // ingestion that was under way when it ended (stats_early_ counts
     // them).
     const SequenceNumber published = hi;
