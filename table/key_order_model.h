@@ -45,7 +45,8 @@
 //                          of byte (b / 8) set if some key has byte b there
 //                          (0 past a key's end); never empty
 //
-// Byte layout: docs/format.md, "Slots in key order (version 4)".
+// Byte layout: docs/format.md, "Slots in key order (version 4)" and
+// "Digit map (version 9)".
 #pragma once
 
 #include <array>
@@ -63,9 +64,10 @@ namespace robinhood {
 constexpr uint32_t kMaxOrderBuckets = 4096;
 // Home slot counts above this do not fit a bucket's fixed32.
 constexpr uint64_t kMaxOrderedCapacity = 0xffffffffu;
-// The most bytes an encoded model takes: its fields, the starts and the
-// longest prefix (a key's).
+// The most bytes a digit map reads.
 constexpr uint32_t kMaxMappedPositions = 8;
+// The most bytes an encoded model takes: its fields, the starts, the
+// longest prefix (a key's) and the largest digit map.
 constexpr uint32_t kKeyOrderModelMaxBytes =
     20 + (kMaxOrderBuckets + 1) * 4 + 255 + 4 + kMaxMappedPositions * 32;
 
