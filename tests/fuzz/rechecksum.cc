@@ -167,12 +167,18 @@ size_t Rechecksum(std::string* file) {
       shape.var_value = (bits & ROCKSDB_NAMESPACE::robinhood::kShapeVarValue) != 0;
       // The page checksums (or the head's) follow the header, and in key
       // order the model (key_order_model.h): prefix_len, shift, buckets,
-      // base, (buckets + 1) starts, the prefix.
+      // base, (buckets + 1) starts, the prefix, and with shape bit 3 a
+      // digit map: positions, then 32 bytes a position.
       uint64_t crcs_at = ROCKSDB_NAMESPACE::robinhood::kInlineDirectoryHeader;
       if ((bits & ROCKSDB_NAMESPACE::robinhood::kShapeKeyOrdered) != 0 && bt_size >= crcs_at + 20) {
         const uint64_t prefix_len = ROCKSDB_NAMESPACE::DecodeFixed32(dir + crcs_at);
         const uint64_t buckets = ROCKSDB_NAMESPACE::DecodeFixed32(dir + crcs_at + 8);
         crcs_at += 20 + (buckets + 1) * 4 + prefix_len;  // past bt_size if it lies
+        if ((bits & ROCKSDB_NAMESPACE::robinhood::kShapeDigitMap) != 0 &&
+            crcs_at + 4 <= bt_size) {
+          const uint64_t positions = ROCKSDB_NAMESPACE::DecodeFixed32(dir + crcs_at);
+          crcs_at += 4 + positions * 32;  // past bt_size if it lies
+        }
       }
       // Widths past a byte are refused by the reader before it derives
       // the geometry; they could wrap the slot width to zero here.
