@@ -232,7 +232,9 @@ size_t Rechecksum(std::string* file) {
     fixed += FixTrailer(file, meta_u64(kHandlesAt + h * 16),
                         meta_u64(kHandlesAt + h * 16 + 8));
   }
-  if (v8) {
+  // Only a file with a log tail has those sections (an inline file of
+  // version 9 has the longer meta block with the handles empty).
+  if (v8 && (flags & ROCKSDB_NAMESPACE::robinhood::kLogTail) != 0) {
     for (size_t at : {kTailIndexAt, kTailBlocksAt}) {
       fixed += FixTrailer(file, meta_u64(at), meta_u64(at + 8));
     }
