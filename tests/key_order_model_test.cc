@@ -444,9 +444,9 @@ TEST(KeyOrderModelTest, PlanMapsDigitsOnlyWhereTheRawBytesCrowd) {
   EXPECT_GT(plan({ycsb.begin(), ycsb.end()}), 0);
   // Random numbers in 20 zero-padded digits (db_bench_ext's decimal
   // workload): every digit of every position is used, so the map leaves no
-  // numbers unused between them (a radix one past the alphabet left a
-  // tenth of each range empty at every position, and the keys of the rest
-  // crowded past the displacement rule).
+  // numbers unused between them (a radix one past the alphabet would leave
+  // a tenth of each range empty at every position, and the keys of the
+  // rest would crowd past the displacement rule).
   std::set<std::string> decimal;
   while (decimal.size() < 200000) decimal.insert(Decimal("", rng(), 20));
   EXPECT_EQ(plan({decimal.begin(), decimal.end()}), 8);
