@@ -17,7 +17,9 @@
 #
 # ROUNDS of kills (default 10), each after between --min and --max seconds
 # (default 4 and 12). The DB, expected state and logs stay under OUT
-# (default /tmp/rh_crash) when a round fails; the exit status says.
+# (default /tmp/rh_crash) when a round fails; the exit status says. The
+# seed is printed; RH_SEED=N runs with it again. A db_stress that crashes
+# leaves its core in OUT and its stack in the output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,14 +54,16 @@ variants=(
 )
 
 rm -rf "$out"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 db=$out/db expected=$out/expected
 mkdir -p "$expected"
-echo "crash_test: db_stress $DB_STRESS; $rounds kills after ${min}-${max} s; out $out"
 # One seed for every round, as db_crashtest.py keeps it: db_stress derives
 # from it the keys it never overwrites (and deletes with SingleDelete), so a
 # new seed would delete the same key both ways and break SingleDelete's
 # contract (RocksDB then reports Corruption in compaction and ingestion).
-seed=$(( $(date +%s) % 100000 ))
+seed=${RH_SEED:-$(( $(date +%s) % 100000 ))}
+echo "crash_test: db_stress $DB_STRESS; $rounds kills after ${min}-${max} s; seed $seed (RH_SEED); out $out"
 start=$SECONDS
 verified=0
 
@@ -75,6 +79,8 @@ run() {
   shift 2
   variant=${variants[$(( round % ${#variants[@]} ))]}
   stress_options_file "$out/OPTIONS" "${variant%%|*}" "${variant#*|}"
+  cd "$out"
+  stress_allow_core
   # Line-buffered, so what it printed before a SIGKILL is in its log.
   # shellcheck disable=SC2086
   exec stdbuf -oL -eL "$DB_STRESS" --options_file="$out/OPTIONS" --db="$db" --expected_values_dir="$expected" \
@@ -88,6 +94,8 @@ fail() {
   echo "FAIL round $1: $2; kept $out" >&2
   grep -v "Fail if OPTIONS file error" "$out/round-$1.log" |
     grep -m8 -iE "error|fail|corrupt|mismatch|assert|terminate" | sed 's/^/     /' >&2 || true
+  # Killed by a signal of its own (a crash, not our SIGKILL): its stack.
+  [ "${3:-0}" -lt 128 ] || stress_backtrace "$out" >&2
   exit 1
 }
 
@@ -110,7 +118,7 @@ for (( round = 1; round <= rounds; round++ )); do
     # It stopped before its kill: only a failure does that.
     rc=0
     wait "$pid" || rc=$?
-    fail "$round" "db_stress exited by itself with status $rc"
+    fail "$round" "db_stress exited by itself with status $rc" "$rc"
   fi
   # A killed process cannot report a failed verification by its exit
   # status: its log does.
@@ -131,7 +139,9 @@ done
 
 round=$(( rounds + 1 ))
 t0=$SECONDS
-( run "$round" 20000 ) || fail "$round" "the last round (verify, operate, verify) failed"
+rc=0
+( run "$round" 20000 ) || rc=$?
+[ "$rc" -eq 0 ] || fail "$round" "the last round (verify, operate, verify) failed with status $rc" "$rc"
 grep -q "Crash-recovery verification passed" "$out/round-$round.log" ||
   fail "$round" "the last round did not verify the reopened DB"
 verified=$(( verified + 1 ))
@@ -156,6 +166,7 @@ python3 -c 'import sys; p = sys.argv[1]; b = bytearray(open(p, "rb").read()); b[
 rc=0
 ( run "$round" 1000 --verification_only=1 ) || rc=$?
 log=$out/round-$round.log
+[ "$rc" -lt 128 ] || fail "$round" "db_stress died reading damaged $sst (status $rc)" "$rc"
 # db_stress's iterator verification reports a key past an iterator that
 # stopped on Corruption as "Value not found" (it reads the status only
 # while the iterator is valid), so scans are judged by ldb instead: the

@@ -104,6 +104,7 @@ fi
 
 stress_find_tools
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 echo "stress: db_stress $DB_STRESS; out $out; $ops ops a thread and run; ${minutes} min"
 
 start=$SECONDS
@@ -138,10 +139,12 @@ while :; do
     # A run that stops reporting ends here: db_stress's threads wait at a
     # reopen for one that left after a failed verification, forever.
     # shellcheck disable=SC2086
-    if timeout --kill-after=10 "$run_limit" \
-         "$DB_STRESS" --options_file="$dir/OPTIONS" --db="$dir/db" "${expected[@]}" \
-         --seed=$seed --ops_per_thread="$ops" $STRESS_COMMON $flags \
-         > "$dir/log" 2>&1; then
+    # Run in its folder, where a crash leaves its core.
+    if (cd "$dir" && stress_allow_core &&
+        exec timeout --kill-after=10 "$run_limit" \
+          "$DB_STRESS" --options_file="$dir/OPTIONS" --db="$dir/db" "${expected[@]}" \
+          --seed=$seed --ops_per_thread="$ops" $STRESS_COMMON $flags \
+          > "$dir/log" 2>&1); then
       took=$(stress_secs_since "$t0")
       block=""
       if [ "$compare" = 1 ]; then
@@ -164,6 +167,8 @@ while :; do
         "$([ "$rc" -eq 124 ] && echo ", no end after $run_limit s")" "$dir"
       grep -v "Fail if OPTIONS file error" "$dir/log" |
         grep -m5 -iE "error|fail|corrupt|mismatch|assert|terminate" | sed 's/^/     /' || true
+      # Killed by a signal of its own, not the time limit's: its stack.
+      [ "$rc" -lt 128 ] || [ "$rc" -eq 137 ] || stress_backtrace "$dir"
     fi
   done
   [ "$SECONDS" -lt "$deadline" ] || break

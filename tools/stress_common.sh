@@ -143,3 +143,25 @@ stress_secs_since() {
   local ms=$(( $(stress_now_ms) - $1 ))
   printf '%d.%d' $(( ms / 1000 )) $(( ms % 1000 / 100 ))
 }
+
+# A db_stress that dies of a signal on a CI machine must be readable from
+# the log alone: runs start in their own directory with core files allowed,
+# and stress_backtrace DIR prints the faulting thread's stack from the core
+# left there (every thread's goes to DIR/backtrace.txt). Where the kernel
+# pipes cores elsewhere (core_pattern "|..."), it says so instead.
+stress_allow_core() { ulimit -c unlimited 2>/dev/null || ulimit -c "$(ulimit -H -c)" 2>/dev/null || true; }
+stress_backtrace() {
+  local dir=$1 core
+  core=$(ls -t "$dir"/core* 2>/dev/null | head -1 || true)
+  if [ -z "$core" ]; then
+    echo "     no core file in $dir (core_pattern: $(cat /proc/sys/kernel/core_pattern 2>/dev/null), ulimit -c: $(ulimit -c))"
+    return 0
+  fi
+  if ! command -v gdb > /dev/null; then
+    echo "     core file $core; no gdb to read it"
+    return 0
+  fi
+  gdb -q -batch -ex "thread apply all bt 30" "$DB_STRESS" "$core" > "$dir/backtrace.txt" 2>&1 || true
+  echo "     the faulting thread, from $core (every thread: $dir/backtrace.txt):"
+  gdb -q -batch -ex "bt 30" "$DB_STRESS" "$core" 2>&1 | grep -E '^#|signal' | awk '!seen[$0]++' | sed 's/^/     /' || true
+}
