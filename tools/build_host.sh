@@ -18,6 +18,13 @@
 #                                  .deps/rocksdb-<its version>/install;
 #                                  links this repository into TREE as
 #                                  plugin/robinhood
+#   RH_HOST_SANITIZER=address|thread tools/build_host.sh
+#                                  db_stress and ldb only, built with
+#                                  ASan or TSan (-O1 -g, NDEBUG as the
+#                                  release), into .deps/rocksdb-<version>-
+#                                  asan or -tsan/install: tools/stress.sh
+#                                  and tools/crash_test.sh run them when
+#                                  the variable is set
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -31,8 +38,15 @@ if [ -n "$tree" ]; then
   v() { sed -nE "s/^#define ROCKSDB_$1 ([0-9]+)$/\1/p" "$header"; }
   version=$(v MAJOR).$(v MINOR).$(v PATCH)
 fi
+sanitizer=${RH_HOST_SANITIZER:-}
+case "$sanitizer" in
+  "") suffix="" ;;
+  address) suffix=-asan ;;
+  thread) suffix=-tsan ;;
+  *) echo "build_host: RH_HOST_SANITIZER must be address or thread (got $sanitizer)" >&2; exit 2 ;;
+esac
 base=.deps/rocksdb-$version
-prefix=$root/$base/install
+prefix=$root/$base$suffix/install
 if [ "${1:-}" = "--print" ]; then echo "$prefix"; exit 0; fi
 
 tools/setup.sh >/dev/null
@@ -98,7 +112,7 @@ mkdir -p "$src/plugin"
 ln -sfn "$root" "$src/plugin/robinhood"
 
 # --- Release build ---
-build=$base/build
+build=$base$suffix/build
 # clang: RocksDB's sources take it a fifth less time to compile than gcc
 # (docs/reliability.md), and a host built by another compiler than the
 # first host's checks that our code leans on neither. A unity build, in
@@ -124,6 +138,14 @@ config=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
 if [ -n "$tree" ]; then
   config+=("-DCMAKE_CXX_FLAGS_RELEASE=-O3 -DNDEBUG -Wno-unused-private-field")
 fi
+# A sanitized db_stress: the release's NDEBUG (its code paths, not the
+# debug build's checks), at -O1 with symbols for the reports' stacks.
+if [ -n "$sanitizer" ]; then
+  flag=WITH_ASAN
+  [ "$sanitizer" = thread ] && flag=WITH_TSAN
+  config+=(-D$flag=ON "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -g -fno-omit-frame-pointer -DNDEBUG"
+    "-DCMAKE_C_FLAGS_RELEASE=-O1 -g -DNDEBUG")
+fi
 stamp=$build/.robinhood-config
 # Other arguments may name another compiler, which CMake cannot change in
 # a configured folder: start that build again from nothing.
@@ -138,6 +160,13 @@ if [ ! -f "$build/build.ninja" ] || [ "$root/robinhood.mk" -nt "$build/build.nin
    [ "$(cat "$stamp" 2>/dev/null)" != "${config[*]}" ]; then
   cmake -S "$src" -B "$build" -G Ninja "${config[@]}" >/dev/null
   echo "${config[*]}" > "$stamp"
+fi
+if [ -n "$sanitizer" ]; then
+  cmake --build "$build" -j"$(nproc)" --target ldb db_stress
+  mkdir -p "$prefix/bin"
+  cp -f "$build/tools/ldb" "$build/db_stress_tool/db_stress" "$prefix/bin/"
+  echo "build_host: RocksDB $version (db_stress and ldb with $sanitizer sanitizer, plugin in tree): $prefix"
+  exit 0
 fi
 tools=(db_bench sst_dump ldb db_stress)
 cmake --build "$build" -j"$(nproc)" --target rocksdb "${tools[@]}"
