@@ -63,7 +63,7 @@ stress_find_tools() {
   # first report, which the run's log then holds. Not leaks: db_stress is
   # killed mid-run, and its own allocations at exit are not ours to judge.
   case "${RH_HOST_SANITIZER:-}" in
-    address) export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=0} ;;
+    address) export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} ;;
     thread) export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:exitcode=66:report_signal_unsafe=0} ;;
   esac
   # From 10.7 db_stress runs each compaction through two in-process
@@ -161,14 +161,17 @@ stress_backtrace() {
   local dir=$1 core
   core=$(ls -t "$dir"/core* 2>/dev/null | head -1 || true)
   if [ -z "$core" ]; then
-    echo "     no core file in $dir (core_pattern: $(cat /proc/sys/kernel/core_pattern 2>/dev/null), ulimit -c: $(ulimit -c))"
+    echo "     no core file in $dir (core_pattern: $(cat /proc/sys/kernel/core_pattern 2>/dev/null))"
     return 0
   fi
   if ! command -v gdb > /dev/null; then
     echo "     core file $core; no gdb to read it"
     return 0
   fi
-  gdb -q -batch -ex "thread apply all bt 30" "$DB_STRESS" "$core" > "$dir/backtrace.txt" 2>&1 || true
+  # One load of the core: the faulting thread's stack, then every thread's
+  # (whose first "Thread" header ends the part printed here).
+  gdb -q -batch -ex "bt 30" -ex "thread apply all bt 30" "$DB_STRESS" "$core" \
+    > "$dir/backtrace.txt" 2>&1 || true
   echo "     the faulting thread, from $core (every thread: $dir/backtrace.txt):"
-  gdb -q -batch -ex "bt 30" "$DB_STRESS" "$core" 2>&1 | grep -E '^#|signal' | awk '!seen[$0]++' | sed 's/^/     /' || true
+  awk '/^Thread /{exit} /^#|signal/ && !seen[$0]++' "$dir/backtrace.txt" | sed 's/^/     /'
 }
