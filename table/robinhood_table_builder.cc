@@ -293,9 +293,18 @@ Status RobinHoodTableBuilder::Finish() {
       Status s = inline_->Spill(spill_dir_.get(), options_.build_memory_limit / 2);
       if (!s.ok() && ok()) status_ = s;
     }
+    // A large file in hash order would be read whole, or at random, by
+    // every scan that compacts it: past the limit it takes pages.
+    auto hash_order_allowed = [&]() {
+      const uint64_t limit = options_.inline_hash_order_limit;
+      return limit == 0 ||
+             inline_->EstimatedFileBytes(load, options_.inline_order_array) <=
+                 limit;
+    };
     if (ok() && inline_->size() > 0 &&
         ((key_order && inline_->PlanKeyOrder(load, &geo)) ||
-         inline_->Plan(load, hash_, options_.hash_seed, &geo))) {
+         (hash_order_allowed() &&
+          inline_->Plan(load, hash_, options_.hash_seed, &geo)))) {
       TrackMemory();
       WriteInline(geo, &meta);
     } else {

@@ -64,6 +64,10 @@ std::unordered_map<std::string, OptionTypeInfo> robinhood_type_info = {
      {offsetof(struct RobinHoodTableOptions, inline_key_order),
       OptionType::kBoolean, OptionVerificationType::kNormal,
       OptionTypeFlags::kNone}},
+    {"inline_hash_order_limit",
+     {offsetof(struct RobinHoodTableOptions, inline_hash_order_limit),
+      OptionType::kUInt64T, OptionVerificationType::kNormal,
+      OptionTypeFlags::kNone}},
     {"page_layout",
      {offsetof(struct RobinHoodTableOptions, page_layout),
       OptionType::kBoolean, OptionVerificationType::kNormal,
@@ -239,6 +243,8 @@ std::string RobinHoodTableFactory::GetPrintableOptions() const {
            options_.inline_order_array ? 1 : 0,
            options_.inline_key_order ? 1 : 0, options_.page_layout ? 1 : 0);
   std::string out = buf;
+  out += "  inline_hash_order_limit: " +
+         std::to_string(options_.inline_hash_order_limit) + "\n";
   out += "  filter_policy: " + options_.filter_policy + "\n";
   out += "  build_memory_limit: " +
          std::to_string(options_.build_memory_limit) + "\n";

@@ -187,6 +187,16 @@ TEST_F(BoundedBuildTest, SpilledInlineEntriesTakePages) {
          &CrowdedHashes, "paged"});
 }
 
+// A file that would take hash order past inline_hash_order_limit takes
+// pages, from the temporary file its entries spilled to.
+TEST_F(BoundedBuildTest, SpilledInlineEntriesPastTheHashOrderLimitTakePages) {
+  RobinHoodTableOptions o;
+  o.inline_key_order = false;
+  o.inline_hash_order_limit = 4 << 20;
+  Check({"inline-hash-past-limit", Puts(1000000, true, 8, 13), o,
+         kNoCompression, &KeyHash, "paged"});
+}
+
 // The hash filter's hashes are sorted on disk and its blocks written one
 // after another: the same filter, in bounded memory.
 TEST_F(BoundedBuildTest, HashFilterOnEachLayout) {

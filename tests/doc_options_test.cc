@@ -101,7 +101,7 @@ TEST(DocOptionsTest, EveryOptionInProseLoads) {
   const std::regex prose(
       "`((load_factor|sparse_index_interval|log_block_size|hash_seed|"
       "inline_slot_limit|inline_load_factor|inline_order_array|"
-      "inline_key_order|page_layout|filter_policy|block_cache)=[^`]*)`");
+      "inline_key_order|inline_hash_order_limit|page_layout|filter_policy|block_cache)=[^`]*)`");
   const std::regex tools(R"re(--options=([^\s`'"]+)|options="([^"]+)")re");
   const std::regex placeholder("<|(^|=)[A-Z]+(;|$)");
   int found = 0;

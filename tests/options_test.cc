@@ -80,6 +80,7 @@ void ExpectSameOptions(const RobinHoodTableOptions& want,
   EXPECT_DOUBLE_EQ(got.inline_load_factor, want.inline_load_factor);
   EXPECT_EQ(got.inline_order_array, want.inline_order_array);
   EXPECT_EQ(got.inline_key_order, want.inline_key_order);
+  EXPECT_EQ(got.inline_hash_order_limit, want.inline_hash_order_limit);
   EXPECT_EQ(got.filter_policy, want.filter_policy);
 }
 
@@ -93,6 +94,7 @@ RobinHoodTableOptions Custom() {
   o.inline_load_factor = 0.75;
   o.inline_order_array = false;
   o.inline_key_order = false;
+  o.inline_hash_order_limit = 1 << 20;
   o.filter_policy = "bloomfilter:10";
   return o;
 }
@@ -101,7 +103,8 @@ const char kCustomString[] =
     "table_factory={id=RobinHoodTable;load_factor=0.7;sparse_index_interval=8;"
     "log_block_size=8192;hash_seed=42;inline_slot_limit=40;"
     "inline_load_factor=0.75;inline_order_array=false;"
-    "inline_key_order=false;filter_policy=bloomfilter:10}";
+    "inline_key_order=false;inline_hash_order_limit=1M;"
+    "filter_policy=bloomfilter:10}";
 
 class RobinHoodOptionsTest : public testing::Test {
  protected:
@@ -182,6 +185,7 @@ TEST_F(RobinHoodOptionsTest, PrintableOptionsNameEveryOptionAndValue) {
       {"inline_load_factor", {"0.75"}},
       {"inline_order_array", {"0", "false"}},
       {"inline_key_order", {"0", "false"}},
+      {"inline_hash_order_limit", {"1048576"}},
       {"filter_policy", {"bloomfilter:10"}},
   };
   for (const auto& w : want) {
@@ -267,6 +271,7 @@ TEST_F(RobinHoodOptionsTest, BadValuesAreRefusedNamingTheOption) {
   ExpectRefused("inline_load_factor=nan", "inline_load_factor");
   ExpectRefused("inline_order_array=maybe", "inline_order_array");
   ExpectRefused("inline_key_order=2", "inline_key_order");
+  ExpectRefused("inline_hash_order_limit=big", "inline_hash_order_limit");
   // Names no policy; not a built-in one; builds no filter (under 0.5 bits
   // a key, and the read-only policy old OPTIONS files name).
   ExpectRefused("filter_policy=nosuchfilter:10", "filter_policy");
@@ -339,6 +344,8 @@ TEST_F(RobinHoodOptionsTest, BoundaryValuesAreAccepted) {
         "inline_load_factor=0.05", "inline_load_factor=0.95",
         "inline_order_array=true", "inline_order_array=false",
         "inline_key_order=true", "inline_key_order=false",
+        "inline_hash_order_limit=0", "inline_hash_order_limit=1",
+        "inline_hash_order_limit=4G",
         "filter_policy=", "filter_policy=bloomfilter:1",
         "filter_policy=ribbonfilter:20", "filter_policy=bloomfilter:100",
         "hash_seed=18446744073709551615"}) {

@@ -255,6 +255,8 @@ struct Param {
   // of MakeEntries writes them when not `compacted` (versions, deletions,
   // puts with sequence numbers), so a paged file ends in a log.
   double tail_at = 0;
+  // inline_hash_order_limit.
+  uint64_t hash_order_limit = RobinHoodTableOptions{}.inline_hash_order_limit;
 };
 
 class TableRoundTrip
@@ -321,6 +323,7 @@ RobinHoodTableOptions OptionsOf(const Param& p) {
   opts.inline_key_order = p.key_order != kHashOrder;
   opts.filter_policy = p.filter;
   opts.page_layout = p.page_layout;
+  opts.inline_hash_order_limit = p.hash_order_limit;
   return opts;
 }
 
@@ -597,6 +600,27 @@ const Param kParams[] = {
      &KeyHash, kNoCompression, true, "log"},
     {"paged_off", 3000, 8, 32, 100, 100, 1, false, 0.85, 4096, 16, &KeyHash,
      kNoCompression, true, "log", 0, true, "", kHashOrder, false, false},
+    // inline_hash_order_limit: 5,000 slots of 13 bytes at 0.85 and their
+    // order array take 86 KB. Past the limit in hash order a file takes
+    // pages (or the log); key order has no limit.
+    {"inline_hash_order_within_its_limit", 5000, 8, 8, 4, 4, 1, true, 0.85,
+     4096, 16, &KeyHash, kNoCompression, true, "inline", 0, true, "",
+     kHashOrder, false, true, 0, 1 << 20},
+    {"inline_hash_order_past_its_limit", 5000, 8, 8, 4, 4, 1, true, 0.85,
+     4096, 16, &KeyHash, kNoCompression, true, "paged", 0, true,
+     "hashbloom:10", kHashOrder, false, true, 0, 64 << 10},
+    {"inline_sorted_past_the_hash_order_limit", 5000, 8, 8, 4, 4, 1, true,
+     0.85, 4096, 16, &KeyHash, kNoCompression, true, "paged", 0, false, "",
+     kHashOrder, false, true, 0, 64 << 10},
+    {"inline_hash_order_past_its_limit_log", 5000, 8, 8, 4, 4, 1, true, 0.85,
+     4096, 16, &KeyHash, kNoCompression, true, "log", 0, true, "",
+     kHashOrder, false, false, 0, 64 << 10},
+    {"inline_keyorder_past_the_hash_order_limit", 5000, 8, 8, 4, 4, 1, true,
+     0.85, 4096, 16, &KeyHash, kNoCompression, true, "inline", 0, true, "",
+     kKeyOrder, false, true, 0, 16 << 10},
+    {"inline_crowded_past_the_hash_order_limit", 3000, 12, 20, 0, 30, 1, true,
+     0.85, 4096, 16, &KeyHash, kNoCompression, true, "paged", 0, true, "",
+     kKeyOrderNone, true, true, 0, 16 << 10},
 };
 
 INSTANTIATE_TEST_CASE_P(

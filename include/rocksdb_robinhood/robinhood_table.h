@@ -89,6 +89,17 @@ struct RobinHoodTableOptions {
   // Seek reads one run of slots, as a point lookup does. Such files are
   // format version 4. false: hash order always.
   bool inline_key_order = true;
+  // The largest inline file in hash order: its slots and order array,
+  // bytes. A scan of such a file steps from slot to slot at random, so a
+  // compaction reads it whole into memory when the file is read without
+  // mmap, and a slot at a time in random order through the mapping with
+  // mmap (a disk read an entry once the file is past memory). A file whose
+  // keys would take hash order and more bytes than this takes the paged
+  // layout instead (page_layout; else the log): its entries in key order,
+  // one page a lookup, read in order by scans and compactions. Files in
+  // key order have no limit. In option strings a size:
+  // inline_hash_order_limit=1G. 0: no limit.
+  uint64_t inline_hash_order_limit = uint64_t{256} << 20;
 
   // The paged layout (docs/format.md): a file of compacted puts that is
   // not inline (an entry too long for a slot), whose every entry fits a
