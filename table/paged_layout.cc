@@ -1,6 +1,7 @@
 #include "table/paged_layout.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "table/entry_page.h"
 #include "table/paged_iterator.h"
@@ -30,6 +31,17 @@ Status PagedLayout::Open(const TableView* view, const TableMeta& meta) {
   // bytes, and a page's last entry leaves on average half an entry empty.
   const double per_page = static_cast<double>(meta_.num_entries) /
                           static_cast<double>(std::max<uint64_t>(pages_, 1));
+  // Pages of short entries hold hundreds, whose tags span several lines
+  // and whose offsets lie further on: a lookup asks for the tags' lines
+  // at once (and for its entry's offset with the guess), not the last
+  // line's neighbours one miss after another.
+  const uint32_t most = EntryPageMaxEntries(page_bytes_);
+  mean_entries_ = static_cast<uint32_t>(
+      std::min<double>(std::lround(per_page), most));
+  const uint32_t tags_start = page_bytes_ - kEntryPageFixedTail -
+                              std::min(mean_entries_ + 8, most);
+  tail_lines_ = std::min<uint32_t>(
+      kMaxTailLines, std::max<uint32_t>(2, page_bytes_ / 64 - tags_start / 64));
   guess_used_ = 0;
   if (per_page >= kGuessMinEntries) {
     const double room = page_bytes_ - kEntryPageFixedTail -
@@ -118,9 +130,10 @@ const char* PagedLayout::MappedPageOf(const Slice& user_key,
 }
 
 void PagedLayout::PrefetchTail(const char* page) const {
-  // crc, n and tags in the last line, offsets before them.
-  __builtin_prefetch(page + page_bytes_ - 64);
-  __builtin_prefetch(page + page_bytes_ - 128);
+  // crc, n and the tags in the last lines, offsets before them.
+  for (uint32_t l = 1; l <= tail_lines_; ++l) {
+    __builtin_prefetch(page + page_bytes_ - 64 * l);
+  }
 }
 
 void PagedLayout::PrefetchAround(const char* page, uint32_t offset) const {
@@ -131,6 +144,13 @@ void PagedLayout::PrefetchAround(const char* page, uint32_t offset) const {
   const uint32_t first = line > kGuessLines ? line - kGuessLines : 0;
   const uint32_t last = std::min(line + kGuessLines, lines - 1);
   for (uint32_t l = first; l <= last; ++l) __builtin_prefetch(page + 64 * l);
+  // Its offset in the tail: entry i's at the offsets' start plus 2i, i the
+  // guess's share of the page's entries.
+  if (guess_used_ == 0) return;
+  const uint64_t i = uint64_t{offset} * mean_entries_ / guess_used_;
+  const uint64_t at = page_bytes_ - kEntryPageFixedTail -
+                      uint64_t{kEntryPageTailPerEntry} * mean_entries_ + 2 * i;
+  if (at < page_bytes_) __builtin_prefetch(page + at);
 }
 
 Layout::Hint PagedLayout::PrefetchHome(const Slice& user_key,

@@ -119,6 +119,9 @@ class PagedLayout final : public Layout {
   // entries: in 4096 bytes, 360 bytes for 32 entries (100-byte values),
   // 510 for 16, past the lines prefetched for fewer, longer ones.
   static constexpr double kGuessMinEntries = 16;
+  // At most this many lines of a page's tail are asked for at once (the
+  // tags of 500 entries; pages of more are of entries of a few bytes).
+  static constexpr uint32_t kMaxTailLines = 8;
   // With the index read and a file whose entries are short enough to
   // guess: the page that may hold `user_key` and where in it its entry
   // likely starts. False otherwise; reads nothing of the file.
@@ -131,8 +134,9 @@ class PagedLayout final : public Layout {
   // `user_key`, or null. Reads nothing of the file, checks nothing. A
   // `*hint` names the page; else it is set to name the page found.
   const char* MappedPageOf(const Slice& user_key, Hint* hint) const;
-  // A page of the mapping's tail; the lines around `offset` in it, if a
-  // guess (not kNoGuess). REQUIRES: mmap.
+  // A page of the mapping's tail (its count, crc and tags); the lines
+  // around `offset` in it and the line of the guessed entry's offset in
+  // the tail, if a guess (not kNoGuess). REQUIRES: mmap.
   void PrefetchTail(const char* page) const;
   void PrefetchAround(const char* page, uint32_t offset) const;
   // A hint: the page plus one in its low 48 bits (the meta block's checks
@@ -163,6 +167,10 @@ class PagedLayout final : public Layout {
   // The bytes of entries a page holds on average, where its entries are
   // many enough (kGuessMinEntries) for a guess to land near; else 0.
   uint32_t guess_used_ = 0;
+  // A page's mean entries, rounded, and the lines at the page's end that
+  // hold its count, crc and tags for a few more than that.
+  uint32_t mean_entries_ = 0;
+  uint32_t tail_lines_ = 2;
   VerifiedBits verified_;
   // Without mmap, the block cache lookups keep pages in (null: none), and
   // this reader's id there.
