@@ -99,6 +99,9 @@ DEFINE_bool(robinhood_inline_order_array, true,
             "RobinHoodTable inline_order_array (false: iterators sort)");
 DEFINE_bool(robinhood_inline_key_order, true,
             "RobinHoodTable inline_key_order (false: hash order always)");
+DEFINE_uint64(robinhood_inline_hash_order_limit, 256 << 20,
+              "RobinHoodTable inline_hash_order_limit, bytes (0: no limit; "
+              "larger inline files in hash order take pages)");
 DEFINE_bool(robinhood_page_layout, true,
             "RobinHoodTable page_layout (false: files too long for a slot "
             "keep the log)");

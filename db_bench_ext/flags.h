@@ -36,6 +36,7 @@ DECLARE_int32(robinhood_inline_slot_limit);
 DECLARE_double(robinhood_inline_load_factor);
 DECLARE_bool(robinhood_inline_order_array);
 DECLARE_bool(robinhood_inline_key_order);
+DECLARE_uint64(robinhood_inline_hash_order_limit);
 DECLARE_bool(robinhood_page_layout);
 DECLARE_string(compression);
 DECLARE_string(robinhood_filter_policy);

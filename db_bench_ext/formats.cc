@@ -116,6 +116,7 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
       rh.inline_order_array = FLAGS_robinhood_inline_order_array;
       rh.inline_key_order = format.name != "robinhood_hashorder" &&
                             FLAGS_robinhood_inline_key_order;
+      rh.inline_hash_order_limit = FLAGS_robinhood_inline_hash_order_limit;
       rh.page_layout =
           format.name != "robinhood_log" && FLAGS_robinhood_page_layout;
       if (format.name == "robinhood_bloom") {
@@ -140,6 +141,7 @@ FormatSetup MakeOptions(const FormatSpec& format, const Workload& w,
         << " inline_load_factor=" << rh.inline_load_factor
         << " inline_order_array=" << rh.inline_order_array
         << " inline_key_order=" << rh.inline_key_order
+        << " inline_hash_order_limit=" << rh.inline_hash_order_limit
         << " page_layout=" << rh.page_layout
         << " filter_policy=" << (rh.filter_policy.empty() ? "none"
                                                            : rh.filter_policy)
