@@ -1027,6 +1027,13 @@ class MultiGetPrepareTest
   const char* layout() const { return std::get<1>(GetParam()); }
   bool inline_layout() const { return strcmp(layout(), "inline") == 0; }
   bool log_layout() const { return strcmp(layout(), "log") == 0; }
+  // Entries that fit a slot, in hash order past inline_hash_order_limit:
+  // paged files of a few hundred short entries a page.
+  bool paged_short() const { return strcmp(layout(), "paged_short") == 0; }
+  bool short_entries() const { return inline_layout() || paged_short(); }
+  const char* file_layout() const {
+    return paged_short() ? "paged" : layout();
+  }
 
   void SetUp() override {
     const auto* info = testing::UnitTest::GetInstance()->current_test_info();
@@ -1037,8 +1044,12 @@ class MultiGetPrepareTest
     dbname_ = test_util::TempPath("multiget_prepare", name);
     // Values past a slot keep files out of the inline layout; without
     // pages, in the log.
-    rh_.inline_slot_limit = inline_layout() ? 64 : 0;
+    rh_.inline_slot_limit = short_entries() ? 64 : 0;
     rh_.page_layout = !log_layout();
+    if (paged_short()) {
+      rh_.inline_key_order = false;
+      rh_.inline_hash_order_limit = 1;
+    }
     // These values compress: a compressing column family keeps them in the
     // log, so pages need none.
     if (!log_layout()) options_.compression = kNoCompression;
@@ -1084,7 +1095,7 @@ class MultiGetPrepareTest
   std::string ValueOf(int i, int version) const {
     // Inline slots are at most 64 bytes: 1 + 9-byte key + value.
     std::string v = "v" + std::to_string(i) + "." + std::to_string(version);
-    if (!inline_layout()) v.append(static_cast<size_t>(i % 97), 'x');
+    if (!short_entries()) v.append(static_cast<size_t>(i % 97), 'x');
     return v;
   }
 
@@ -1248,7 +1259,7 @@ class MultiGetPrepareTest
     ASSERT_OK(test_util::OpenDB(options_, dbname_, &db_));
     ASSERT_OK(db_->IngestExternalFile(files, IngestExternalFileOptions()));
     for (const auto& f : files) Env::Default()->DeleteFile(f);
-    ASSERT_NO_FATAL_FAILURE(ExpectLayout(layout()));
+    ASSERT_NO_FATAL_FAILURE(ExpectLayout(file_layout()));
   }
 
   RobinHoodTableOptions rh_;
@@ -1347,7 +1358,7 @@ TEST_P(MultiGetPrepareTest, ReopenedReadersFindTheirBlocksInTheCache) {
       CompactRangeOptions cro;
       cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
       ASSERT_OK(db_->CompactRange(cro, nullptr, nullptr));
-      ASSERT_NO_FATAL_FAILURE(ExpectLayout(layout()));
+      ASSERT_NO_FATAL_FAILURE(ExpectLayout(file_layout()));
     }
     ASSERT_NO_FATAL_FAILURE(VerifyAll(model, "filling the cache"));
     const size_t held = test_util::HeldBytes(*cache);
@@ -1430,7 +1441,7 @@ TEST_P(MultiGetPrepareTest, EveryMultiGetAnswersAsGet) {
   CompactRangeOptions cro;
   cro.bottommost_level_compaction = BottommostLevelCompaction::kForce;
   ASSERT_OK(db_->CompactRange(cro, nullptr, nullptr));
-  ASSERT_NO_FATAL_FAILURE(ExpectLayout(layout()));
+  ASSERT_NO_FATAL_FAILURE(ExpectLayout(file_layout()));
   ASSERT_NO_FATAL_FAILURE(VerifyAll(model, "read-write, compacted"));
   ASSERT_OK(OpenReadOnly());
   ASSERT_NO_FATAL_FAILURE(ExpectCompactedDB());
@@ -1440,7 +1451,7 @@ TEST_P(MultiGetPrepareTest, EveryMultiGetAnswersAsGet) {
 INSTANTIATE_TEST_SUITE_P(
     MmapAndLayouts, MultiGetPrepareTest,
     testing::Combine(testing::Bool(),
-                     testing::Values("log", "inline", "paged")),
+                     testing::Values("log", "inline", "paged", "paged_short")),
     [](const testing::TestParamInfo<std::tuple<bool, const char*>>& info) {
       return std::string(std::get<0>(info.param) ? "mmap" : "pread") + "_" +
              std::get<1>(info.param);
