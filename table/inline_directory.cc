@@ -106,8 +106,12 @@ Status InlineDirectory::DecodeFrom(const Slice& in, const TableMeta& meta,
       return bad("order_width", "an order array with slots in key order");
     }
     std::string why;
+    const uint32_t max_positions =
+        !mapped ? 0
+        : format_version >= kFormatVersionLongDigitMap ? kMaxMappedPositions
+                                                       : kMaxShortMapPositions;
     if (!model.DecodeFrom(&rest, meta.index_capacity, shape.key_width,
-                          mapped, &why)) {
+                          max_positions, &why)) {
       return bad("key order model", why);
     }
   }

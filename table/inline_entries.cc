@@ -296,8 +296,10 @@ bool InlineEntryBuffer::PlanKeyOrder(double load_factor,
   }
   const IndexGeometry empty = geo;
   // The raw 8 bytes first (exact for binary keys), then a digit map, for
-  // keys written in few byte values a position.
-  for (const bool map_digits : {false, true}) {
+  // keys written in few byte values a position, then a long one, for keys
+  // whose first bytes past the prefix vary little.
+  for (const uint32_t map_positions :
+       {0u, kMaxShortMapPositions, kMaxMappedPositions}) {
     geo = empty;
     Status s;
     model_.Fit(
@@ -309,7 +311,13 @@ bool InlineEntryBuffer::PlanKeyOrder(double load_factor,
             return true;
           });
         },
-        geo.capacity, map_digits);
+        geo.capacity, map_positions);
+    // A long map of no more positions numbers the keys as the short one
+    // did, which failed.
+    if (s.ok() && map_positions > kMaxShortMapPositions &&
+        model_.mapped_positions() <= kMaxShortMapPositions) {
+      continue;
+    }
     Placement place;
     if (s.ok()) {
       s = ForEach([&](const Slice& k, const Slice&) {

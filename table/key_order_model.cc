@@ -8,12 +8,42 @@ namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
 void KeyOrderModel::Fit(uint64_t n, const std::function<Slice(uint64_t)>& key,
-                        uint64_t capacity, bool map_digits) {
+                        uint64_t capacity, uint32_t map_positions) {
   Fit(n, key(0), key(n - 1),
       [&](const KeyVisit& visit) {
         for (uint64_t i = 0; i < n; ++i) visit(key(i));
       },
-      capacity, map_digits);
+      capacity, map_positions);
+}
+
+namespace {
+
+uint64_t Radix(const std::array<uint64_t, 4>& alphabet) {
+  uint64_t k = 0;
+  for (uint64_t w : alphabet) k += __builtin_popcountll(w);
+  return k;
+}
+
+}  // namespace
+
+size_t KeyOrderModel::LongMapPositions(
+    const std::vector<std::array<uint64_t, 4>>& alphabets) {
+  size_t taken = 0;
+  size_t last_varying = 0;
+  unsigned __int128 product = 1;
+  for (size_t i = 0; i < alphabets.size() && i < kMaxMappedPositions; ++i) {
+    const uint64_t k = Radix(alphabets[i]);
+    if (k == 0 ||
+        product * k > (static_cast<unsigned __int128>(1) << 63)) {
+      break;
+    }
+    product *= k;
+    ++taken;
+    if (k > 1) last_varying = taken;
+  }
+  // Positions of one value past the last varying one leave every file
+  // key's number as it is: a lookup need not read them.
+  return last_varying != 0 ? last_varying : std::min<size_t>(taken, 1);
 }
 
 bool KeyOrderModel::SetDigits(
@@ -22,8 +52,7 @@ bool KeyOrderModel::SetDigits(
   uint64_t radix[kMaxMappedPositions];
   unsigned __int128 product = 1;
   for (size_t i = 0; i < alphabets.size() && i < kMaxMappedPositions; ++i) {
-    uint64_t k = 0;
-    for (uint64_t w : alphabets[i]) k += __builtin_popcountll(w);
+    const uint64_t k = Radix(alphabets[i]);
     if (k == 0) return false;
     // Numbers stay below 2^63, so that ranges and offsets never wrap.
     if (product * k > (static_cast<unsigned __int128>(1) << 63)) break;
@@ -35,11 +64,16 @@ bool KeyOrderModel::SetDigits(
   digits_.assign(size_t{positions_} * 256, 0);
   for (uint32_t i = 0; i < positions_; ++i) {
     uint16_t below = 0;
+    single_[i] = -1;
     for (uint32_t b = 0; b < 256; ++b) {
       const bool in = (alphabets_[i][b >> 6] >> (b & 63)) & 1;
       digits_[i * 256 + b] = static_cast<uint16_t>(below * 2 + (in ? 1 : 0));
-      if (in) ++below;
+      if (in) {
+        ++below;
+        single_[i] = static_cast<int16_t>(b);
+      }
     }
+    if (radix[i] != 1) single_[i] = -1;
   }
   weights_[positions_ - 1] = 1;
   for (uint32_t i = positions_ - 1; i > 0; --i) {
@@ -50,7 +84,7 @@ bool KeyOrderModel::SetDigits(
 
 void KeyOrderModel::Fit(uint64_t n, const Slice& first, const Slice& last,
                         const std::function<void(const KeyVisit&)>& scan,
-                        uint64_t capacity, bool map_digits) {
+                        uint64_t capacity, uint32_t map_positions) {
   capacity_ = capacity;
   // Every key between two others shares their common prefix (bytewise).
   size_t plen = 0;
@@ -60,17 +94,21 @@ void KeyOrderModel::Fit(uint64_t n, const Slice& first, const Slice& last,
   positions_ = 0;
   digits_.clear();
   alphabets_.clear();
-  if (map_digits) {
+  if (map_positions != 0) {
+    const size_t most = std::min(map_positions, kMaxMappedPositions);
     std::vector<std::array<uint64_t, 4>> alphabets(
-        kMaxMappedPositions, std::array<uint64_t, 4>{});
+        most, std::array<uint64_t, 4>{});
     scan([&](const Slice& key) {
-      for (size_t i = 0; i < kMaxMappedPositions; ++i) {
+      for (size_t i = 0; i < most; ++i) {
         const uint8_t b = plen + i < key.size()
                               ? static_cast<uint8_t>(key[plen + i])
                               : 0;
         alphabets[i][b >> 6] |= uint64_t{1} << (b & 63);
       }
     });
+    if (most > kMaxShortMapPositions) {
+      alphabets.resize(LongMapPositions(alphabets));
+    }
     SetDigits(alphabets);  // every position has a value: never false
   }
   auto number = [&](const Slice& key) {
@@ -133,7 +171,7 @@ void KeyOrderModel::EncodeTo(std::string* dst) const {
 }
 
 bool KeyOrderModel::DecodeFrom(Slice* in, uint64_t capacity,
-                               uint32_t key_width, bool mapped,
+                               uint32_t key_width, uint32_t max_positions,
                                std::string* why) {
   positions_ = 0;
   digits_.clear();
@@ -174,14 +212,15 @@ bool KeyOrderModel::DecodeFrom(Slice* in, uint64_t capacity,
   prefix_.assign(in->data() + (need - plen), plen);
   in->remove_prefix(need);
   capacity_ = capacity;
-  if (!mapped) return true;
+  if (max_positions == 0) return true;
   if (in->size() < 4) {
     *why = "digit map: too short";
     return false;
   }
   const uint32_t positions = DecodeFixed32(in->data());
   in->remove_prefix(4);
-  if (positions == 0 || positions > kMaxMappedPositions) {
+  if (positions == 0 ||
+      positions > std::min(max_positions, kMaxMappedPositions)) {
     *why = "digit map: " + std::to_string(positions) + " positions";
     return false;
   }

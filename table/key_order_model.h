@@ -29,7 +29,16 @@
 // (the rest 0); otherwise with the greatest number of the value below it
 // (that digit, the rest at their greatest), so that it sorts between the
 // keys of the values around it. Positions are taken while the radixes'
-// product stays within 2^63.
+// product stays within 2^63: at most 8 in format version 9.
+//
+// Long digit map (format version 10, the same encoding): keys whose first
+// 8 bytes past the prefix vary little ("tenant3/user00012345": a digit,
+// five bytes that never change, two digits) crowd even under a map of 8
+// positions. A long map reads up to 32 positions; a position of one value
+// (radix 1) costs the product nothing and a lookup only a compare, so the
+// digits past the constant run count. The builder tries it only where the
+// map of 8 fails, ends it at its last position of more than one value, and
+// writes version 10 only for a map longer than 8.
 //
 // Encoding, in the inline directory after its header:
 //   fixed32 prefix_len     bytes every key shares (0..255)
@@ -40,13 +49,13 @@
 //                          from 0; the last is the home slot count
 //   prefix_len bytes       the prefix
 //   with a digit map only (shape bit 3):
-//   fixed32 positions      bytes mapped (1..8)
+//   fixed32 positions      bytes mapped (1..8; 1..32 from version 10)
 //   positions x 32 bytes   each position's alphabet, a bitmap: bit (b % 8)
 //                          of byte (b / 8) set if some key has byte b there
 //                          (0 past a key's end); never empty
 //
-// Byte layout: docs/format.md, "Slots in key order (version 4)" and
-// "Digit map (version 9)".
+// Byte layout: docs/format.md, "Slots in key order (version 4)",
+// "Digit map (version 9)" and "Long digit map (version 10)".
 #pragma once
 
 #include <array>
@@ -64,8 +73,9 @@ namespace robinhood {
 constexpr uint32_t kMaxOrderBuckets = 4096;
 // Home slot counts above this do not fit a bucket's fixed32.
 constexpr uint64_t kMaxOrderedCapacity = 0xffffffffu;
-// The most bytes a digit map reads.
-constexpr uint32_t kMaxMappedPositions = 8;
+// The most bytes a digit map reads: in format version 9, and from 10 on.
+constexpr uint32_t kMaxShortMapPositions = 8;
+constexpr uint32_t kMaxMappedPositions = 32;
 // The most bytes an encoded model takes: its fields, the starts, the
 // longest prefix (a key's) and the largest digit map.
 constexpr uint32_t kKeyOrderModelMaxBytes =
@@ -75,16 +85,18 @@ class KeyOrderModel {
  public:
   // Fits the model to `n` (>= 1) keys in bytewise order, `key(i)` giving
   // the i-th, for `capacity` (1..kMaxOrderedCapacity) home slots; with a
-  // digit map if `map_digits`.
+  // digit map of at most `map_positions` positions if that is not 0:
+  // kMaxShortMapPositions takes the first that fit (version 9), more a
+  // long map ended at its last position of more than one value.
   void Fit(uint64_t n, const std::function<Slice(uint64_t)>& key,
-           uint64_t capacity, bool map_digits = false);
+           uint64_t capacity, uint32_t map_positions = 0);
   // The same, for keys read in order: `scan` hands each of the `n` keys,
-  // first to last, to the function it is given (once, or twice with
-  // `map_digits`).
+  // first to last, to the function it is given (once, or twice with a
+  // map).
   using KeyVisit = std::function<void(const Slice&)>;
   void Fit(uint64_t n, const Slice& first, const Slice& last,
            const std::function<void(const KeyVisit&)>& scan,
-           uint64_t capacity, bool map_digits = false);
+           uint64_t capacity, uint32_t map_positions = 0);
 
   // The home of `key`, in [0, capacity): monotone in bytewise key order,
   // for any key (those below the file's keys get 0, above it capacity - 1).
@@ -113,11 +125,11 @@ class KeyOrderModel {
 
   void EncodeTo(std::string* dst) const;
   // Decodes a model from the front of `*in` (advancing it) for `capacity`
-  // home slots and keys of at most `key_width` bytes, with a digit map if
-  // `mapped`: false, with the reason in `*why`, if any field is out of
-  // range or the homes go down.
+  // home slots and keys of at most `key_width` bytes, with a digit map of
+  // at most `max_positions` positions if that is not 0: false, with the
+  // reason in `*why`, if any field is out of range or the homes go down.
   bool DecodeFrom(Slice* in, uint64_t capacity, uint32_t key_width,
-                  bool mapped, std::string* why);
+                  uint32_t max_positions, std::string* why);
 
   size_t prefix_len() const { return prefix_.size(); }
   uint32_t buckets() const { return buckets_; }
@@ -148,6 +160,11 @@ class KeyOrderModel {
     for (uint32_t i = 0; i < positions_; ++i) {
       const uint8_t b =
           at + i < key.size() ? static_cast<uint8_t>(key[at + i]) : 0;
+      if (single_[i] >= 0) {
+        // A value that never changes: only whether the key leaves it.
+        if (b == single_[i]) continue;
+        return b < single_[i] ? x : x + weights_[i] - 1;
+      }
       const uint16_t d = digits_[i * 256 + b];
       const uint64_t below = d >> 1;  // the alphabet's values below b
       if ((d & 1) != 0) {
@@ -168,6 +185,10 @@ class KeyOrderModel {
   // many positions as keep the radixes' product within 2^63, at least
   // one. False if an alphabet is empty.
   bool SetDigits(const std::vector<std::array<uint64_t, 4>>& alphabets);
+  // The positions SetDigits would take of `alphabets`, without the ones of
+  // one value after the last of more.
+  static size_t LongMapPositions(
+      const std::vector<std::array<uint64_t, 4>>& alphabets);
 
   std::string prefix_;
   uint32_t shift_ = 0;
@@ -182,6 +203,8 @@ class KeyOrderModel {
   std::vector<uint16_t> digits_;
   std::vector<std::array<uint64_t, 4>> alphabets_;  // as encoded
   uint64_t weights_[kMaxMappedPositions] = {};
+  // A position's one value where its alphabet has one, else -1.
+  int16_t single_[kMaxMappedPositions] = {};
 };
 
 }  // namespace robinhood

@@ -84,6 +84,9 @@ constexpr uint64_t kMagicNumber = 0x656c6261742d6872ULL;
 //      values its keys use (inline directory shape bit 3,
 //      key_order_model.h), for keys such as zero-padded decimal counters.
 //      Only inline files with such a map are version 9.
+//  10: the digit map may read up to 32 positions, not 8 (a long map, for
+//      keys whose first bytes vary little). Only inline files with a map
+//      of more than 8 positions are version 10.
 // Each version by what it brought; kFormatVersion is the newest.
 constexpr uint32_t kFormatVersionInline = 2;  // and the tagged footer
 constexpr uint32_t kFormatVersionFilter = 3;
@@ -93,7 +96,8 @@ constexpr uint32_t kFormatVersionPaged = 6;
 constexpr uint32_t kFormatVersionPageSizes = 7;
 constexpr uint32_t kFormatVersionLogTail = 8;
 constexpr uint32_t kFormatVersionDigitMap = 9;
-constexpr uint32_t kFormatVersion = kFormatVersionDigitMap;
+constexpr uint32_t kFormatVersionLongDigitMap = 10;
+constexpr uint32_t kFormatVersion = kFormatVersionLongDigitMap;
 // What the builder writes a log file as, an inline file and a paged one.
 constexpr uint32_t kFormatVersionLogFile = kFormatVersionFilter;
 constexpr uint32_t kFormatVersionInlineFile = kFormatVersionAlignedPages;

@@ -217,10 +217,14 @@ void RobinHoodTableBuilder::WriteInline(const IndexGeometry& geo,
   meta->max_displacement = geo.max_displacement;
   const InlineShape shape = inline_->shape();
   const KeyOrderModel* model = inline_->key_order();
-  // The oldest version that describes the file: a digit map needs 9.
-  const uint32_t version = model != nullptr && model->mapped_positions() != 0
-                               ? kFormatVersionDigitMap
-                               : kFormatVersionInlineFile;
+  // The oldest version that describes the file: a digit map needs 9, one
+  // of more than 8 positions 10.
+  const uint32_t positions =
+      model != nullptr ? model->mapped_positions() : 0;
+  const uint32_t version = positions > kMaxShortMapPositions
+                               ? kFormatVersionLongDigitMap
+                           : positions != 0 ? kFormatVersionDigitMap
+                                            : kFormatVersionInlineFile;
   meta->format_version = version;
   props_.format_version = version;
   if (model != nullptr) meta->flags |= kKeyOrderedSlots;

@@ -128,12 +128,20 @@ inline Model MakeModel(int keys, uint64_t seed) {
 // an inline slot: a paged file), or from `long_min` on, 90 more at most.
 inline Model MakeCompactedModel(int keys, uint64_t seed, bool spread = false,
                                 bool long_values = false,
-                                size_t long_min = 70, int tail_from = -1) {
+                                size_t long_min = 70, int tail_from = -1,
+                                bool tenant_keys = false) {
   std::mt19937_64 rng(seed);
   Model m;
   for (int i = 0; i < keys; ++i) {
-    char buf[16];
-    snprintf(buf, sizeof(buf), "key%05d", i * 3);
+    char buf[24];
+    if (tenant_keys) {
+      // A tenant digit, five bytes that never change, then the row: the
+      // first 8 bytes past "key" take 3 values, a long digit map's 13
+      // more than the keys.
+      snprintf(buf, sizeof(buf), "key%d-row-%05d", i / 100, (i % 100) * 3);
+    } else {
+      snprintf(buf, sizeof(buf), "key%05d", i * 3);
+    }
     std::string uk = buf;
     if (spread) {
       // Increasing with i: 2^32 / keys apart, give or take a quarter.
@@ -558,10 +566,11 @@ inline std::string WithFooter(const std::string& bytes, const FileMap& l,
 }
 
 // One file of each layout, for the suites that check every layout alike:
-// a log file (many small blocks), an inline file in hash order and two in
-// key order (several pages of slots each; one of binary keys, one of
-// decimal ones through a digit map), a paged file, and one of pages then a
-// log (enough pages to stream, then 30 entries in the log).
+// a log file (many small blocks), an inline file in hash order and three
+// in key order (several pages of slots each; one of binary keys, one of
+// decimal ones through a digit map, one of keys whose first bytes vary
+// little through a long one), a paged file, and one of pages then a log
+// (enough pages to stream, then 30 entries in the log).
 struct LayoutCase {
   const char* name;
   bool is_inline;
@@ -570,12 +579,15 @@ struct LayoutCase {
   int keys = 300;
   int log_tail_from = -1;
   bool digit_map = false;
+  bool long_map = false;
 };
 inline std::vector<LayoutCase> AllLayouts() {
   return {LayoutCase{"log", false, false},
           LayoutCase{"inline_hash_order", true, false},
           LayoutCase{"inline_key_order", true, true},
           LayoutCase{"inline_digit_map", true, true, false, 300, -1, true},
+          LayoutCase{"inline_long_digit_map", true, true, false, 300, -1,
+                     false, true},
           LayoutCase{"paged", false, false, true},
           LayoutCase{"paged_log", false, false, true, 2430, 2400}};
 }
@@ -590,8 +602,9 @@ inline std::string BuildLayoutCase(TableFile* f, const LayoutCase& c,
                                    Model* m) {
   opts.inline_key_order = c.key_ordered;
   *m = c.is_inline || c.paged
-           ? MakeCompactedModel(c.keys, seed, c.key_ordered && !c.digit_map,
-                                c.paged, 70, c.log_tail_from)
+           ? MakeCompactedModel(c.keys, seed,
+                                c.key_ordered && !c.digit_map && !c.long_map,
+                                c.paged, 70, c.log_tail_from, c.long_map)
            : MakeModel(c.keys, seed);
   const std::string bytes = BuildModel(f, *m, opts);
   const FileMap l = MapOf(f);
@@ -600,6 +613,7 @@ inline std::string BuildLayoutCase(TableFile* f, const LayoutCase& c,
   EXPECT_EQ(l.meta.is_paged(), c.paged);
   EXPECT_EQ(l.meta.has_log_tail(), c.log_tail_from >= 0);
   EXPECT_EQ(l.meta.format_version == kFormatVersionDigitMap, c.digit_map);
+  EXPECT_EQ(l.meta.format_version == kFormatVersionLongDigitMap, c.long_map);
   return bytes;
 }
 

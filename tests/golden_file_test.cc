@@ -135,6 +135,31 @@ Model GoldenDigitMapModel() {
   return m;
 }
 
+// Compacted puts of keys whose first bytes past the prefix vary little (a
+// region digit, a fixed word, then an 8-digit id) and short values, and a
+// range deletion: an inline file with slots in key order whose model maps
+// 13 positions, a long digit map (version 10).
+Model GoldenLongDigitMapModel() {
+  Model m;
+  // Misses: a region and ids no key has, the fixed word changed, past them.
+  for (const char* k : {"lm/1/user/00000000", "lm/4/user/99999999",
+                        "lm/2/usex/00000100", "lm/2/user", "lm/9", "lm0"}) {
+    m.queries.push_back(Query{k, kMaxSequenceNumber, GetContext::kNotFound, ""});
+  }
+  std::vector<std::string> keys;
+  for (int i = 0; i < 240; ++i) {
+    char k[32];
+    snprintf(k, sizeof(k), "lm/%d/user/%08d", 2 + i / 80, (i % 80) * 7919);
+    keys.push_back(k);
+  }
+  for (size_t i = 0; i < keys.size(); ++i) {
+    AddPut(&m, keys[i], std::string(i % 9, static_cast<char>('a' + i % 26)));
+  }
+  m.tombstones.emplace_back(IKey(keys[30], 9000, kTypeRangeDeletion),
+                            keys[33]);
+  return m;
+}
+
 // Compacted puts too long for a slot (values of 70 to 250 bytes), keys
 // sharing a prefix, over several pages, and a range deletion: a paged
 // file (version 6).
@@ -224,6 +249,7 @@ struct Golden {
   bool large_pages = false;   // GoldenLargePagesModel (version 7 on)
   bool log_tail = false;      // GoldenPagedLogModel (version 8 on)
   bool digit_map = false;     // GoldenDigitMapModel (version 9 on)
+  bool long_map = false;      // GoldenLongDigitMapModel (version 10 on)
 };
 
 RobinHoodTableOptions GoldenOptions(const Golden& g) {
@@ -237,6 +263,7 @@ RobinHoodTableOptions GoldenOptions(const Golden& g) {
 }
 
 Model ModelOf(const Golden& g) {
+  if (g.long_map) return GoldenLongDigitMapModel();
   if (g.digit_map) return GoldenDigitMapModel();
   if (g.log_tail) return GoldenPagedLogModel();
   if (g.large_pages) return GoldenLargePagesModel();
@@ -273,6 +300,8 @@ TEST_P(GoldenFileTest, Reads) {
     EXPECT_EQ(l.meta.is_paged(), g.paged);
     EXPECT_EQ(l.meta.has_log_tail(), g.log_tail);
     EXPECT_EQ(l.meta.format_version == kFormatVersionDigitMap, g.digit_map);
+    EXPECT_EQ(l.meta.format_version == kFormatVersionLongDigitMap,
+              g.long_map);
     if (g.paged) {
       EXPECT_EQ(l.meta.page_bytes() > kEntryPageMinBytes, g.large_pages);
     }
@@ -291,7 +320,7 @@ TEST_P(GoldenFileTest, Reads) {
 
 // Today's builder still writes what it writes as the newest versions (5,
 // inline files; 6 and 7, paged files; 8, pages then a log; 9, inline files
-// with a digit map) and as version 3
+// with a digit map; 10, with a long one) and as version 3
 // (log files) byte for byte: a
 // change to what it writes is a format change, which needs a new version
 // (and file), or, where every reader of the version reads the new bytes
@@ -358,7 +387,9 @@ INSTANTIATE_TEST_SUITE_P(
                     Golden{8, "paged_log", kNoCompression, false,
                            "hashbloom:10", false, true, false, true},
                     Golden{9, "inline_digitmap", kNoCompression, true, "",
-                           true, false, false, false, true}),
+                           true, false, false, false, true},
+                    Golden{10, "inline_long_digitmap", kNoCompression, true,
+                           "", true, false, false, false, false, true}),
     GoldenName);
 
 // The filters too: RocksDB's Bloom and Ribbon formats are persistent, and
@@ -386,7 +417,9 @@ INSTANTIATE_TEST_SUITE_P(
                     Golden{8, "paged_log", kNoCompression, false,
                            "hashbloom:10", false, true, false, true},
                     Golden{9, "inline_digitmap", kNoCompression, true, "",
-                           true, false, false, false, true}),
+                           true, false, false, false, true},
+                    Golden{10, "inline_long_digitmap", kNoCompression, true,
+                           "", true, false, false, false, false, true}),
     GoldenName);
 
 }  // namespace

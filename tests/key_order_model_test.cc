@@ -28,11 +28,11 @@ std::string BigEndian(uint64_t v) {
 }
 
 KeyOrderModel FitTo(const std::vector<std::string>& keys, uint64_t capacity,
-                    bool map_digits = false) {
+                    uint32_t map_positions = 0) {
   KeyOrderModel m;
   m.Fit(
       keys.size(), [&](uint64_t i) { return Slice(keys[i]); }, capacity,
-      map_digits);
+      map_positions);
   return m;
 }
 
@@ -132,7 +132,7 @@ TEST(KeyOrderModelTest, DigitMapHomesFollowKeyOrderForAnyKey) {
     const std::vector<std::string> keys =
         AlphabetKeys(rng, 3000, alphabet, 1, 12);
     const uint64_t capacity = IndexCapacity(keys.size(), 0.8);
-    const KeyOrderModel m = FitTo(keys, capacity, true);
+    const KeyOrderModel m = FitTo(keys, capacity, kMaxShortMapPositions);
     ASSERT_GT(m.mapped_positions(), 0u) << alphabet;
     std::vector<std::string> probes = keys;
     for (int i = 0; i < 4000; ++i) {
@@ -166,7 +166,7 @@ TEST(KeyOrderModelTest, DigitMapSpreadsDecimalCounters) {
   const uint64_t n = 100000;
   for (uint64_t i = 0; i < n; ++i) keys.push_back(Decimal("key", i, 5));
   const uint64_t capacity = IndexCapacity(n, 0.8);
-  const KeyOrderModel m = FitTo(keys, capacity, true);
+  const KeyOrderModel m = FitTo(keys, capacity, kMaxShortMapPositions);
   EXPECT_EQ(m.prefix_len(), 3u);
   // Five digits (radix 11) and the padding past them (radix 2): all 8.
   EXPECT_EQ(m.mapped_positions(), 8u);
@@ -193,7 +193,7 @@ TEST(KeyOrderModelTest, DigitMapOfFullAlphabetsKeepsWhatFits) {
   while (set.size() < 20000) set.insert(BigEndian(rng()));
   const std::vector<std::string> keys(set.begin(), set.end());
   const uint64_t capacity = IndexCapacity(keys.size(), 0.8);
-  const KeyOrderModel m = FitTo(keys, capacity, true);
+  const KeyOrderModel m = FitTo(keys, capacity, kMaxShortMapPositions);
   EXPECT_EQ(m.mapped_positions(), 7u);
   ExpectMonotone(m, keys, capacity);
 }
@@ -204,7 +204,7 @@ TEST(KeyOrderModelTest, DigitMapEncodingRoundTripsAndRefusesBadMaps) {
     keys.push_back(Decimal("u/", i * 19997, 8));
   }
   const uint64_t capacity = IndexCapacity(keys.size(), 0.8);
-  const KeyOrderModel m = FitTo(keys, capacity, true);
+  const KeyOrderModel m = FitTo(keys, capacity, kMaxShortMapPositions);
   ASSERT_EQ(m.mapped_positions(), 8u);
   std::string enc;
   m.EncodeTo(&enc);
@@ -219,7 +219,7 @@ TEST(KeyOrderModelTest, DigitMapEncodingRoundTripsAndRefusesBadMaps) {
   KeyOrderModel d;
   std::string why;
   Slice in(enc);
-  ASSERT_TRUE(d.DecodeFrom(&in, capacity, 10, true, &why)) << why;
+  ASSERT_TRUE(d.DecodeFrom(&in, capacity, 10, kMaxShortMapPositions, &why)) << why;
   EXPECT_EQ(in.ToString(), "rest");
   EXPECT_EQ(d.mapped_positions(), 8u);
   for (const std::string& k : keys) ASSERT_EQ(d.Home(k), m.Home(k));
@@ -228,7 +228,7 @@ TEST(KeyOrderModelTest, DigitMapEncodingRoundTripsAndRefusesBadMaps) {
     KeyOrderModel x;
     std::string reason;
     Slice s(bytes);
-    EXPECT_FALSE(x.DecodeFrom(&s, capacity, 10, true, &reason)) << what;
+    EXPECT_FALSE(x.DecodeFrom(&s, capacity, 10, kMaxShortMapPositions, &reason)) << what;
     EXPECT_FALSE(reason.empty()) << what;
   };
   refused(enc.substr(0, map_at), "no map");
@@ -237,7 +237,7 @@ TEST(KeyOrderModelTest, DigitMapEncodingRoundTripsAndRefusesBadMaps) {
   EncodeFixed32(&bad[map_at], 0);
   refused(bad, "no positions");
   bad = enc;
-  EncodeFixed32(&bad[map_at], kMaxMappedPositions + 1);
+  EncodeFixed32(&bad[map_at], kMaxShortMapPositions + 1);
   refused(bad, "too many positions");
   bad = enc;
   std::fill(bad.begin() + map_at + 4 + 32, bad.begin() + map_at + 4 + 64, 0);
@@ -247,6 +247,129 @@ TEST(KeyOrderModelTest, DigitMapEncodingRoundTripsAndRefusesBadMaps) {
   std::fill(bad.begin() + map_at + 4, bad.begin() + map_at + 4 + 8 * 32,
             '\xff');
   refused(bad, "radixes past 2^63");
+}
+
+// Keys whose first bytes past the prefix vary little: a tenant digit,
+// a fixed word, then the id that tells them apart.
+std::vector<std::string> TenantKeys(size_t tenants, size_t per_tenant,
+                                    uint64_t step) {
+  std::vector<std::string> keys;
+  for (size_t t = 0; t < tenants; ++t) {
+    for (uint64_t i = 0; i < per_tenant; ++i) {
+      char k[40];
+      snprintf(k, sizeof(k), "tenant%zu/user%08llu", t,
+               static_cast<unsigned long long>(i * step));
+      keys.push_back(k);
+    }
+  }
+  return keys;
+}
+
+// A long map reads past the constant bytes to the id's digits: every key
+// its own number, evenly spread, where the map of 8 leaves a number to
+// hundreds of keys. It ends at its last position of more than one value,
+// and a position of one value keeps homes in key order for keys that
+// leave it either way.
+TEST(KeyOrderModelTest, LongDigitMapReadsPastConstantBytes) {
+  const std::vector<std::string> keys = TenantKeys(10, 10000, 7);
+  const uint64_t capacity = IndexCapacity(keys.size(), 0.8);
+  const KeyOrderModel short_map =
+      FitTo(keys, capacity, kMaxShortMapPositions);
+  const KeyOrderModel m = FitTo(keys, capacity, kMaxMappedPositions);
+  // Past "tenant": the digit, "/user" (5 bytes), 8 digits.
+  EXPECT_EQ(m.prefix_len(), 6u);
+  EXPECT_EQ(short_map.mapped_positions(), 8u);
+  EXPECT_EQ(m.mapped_positions(), 14u);
+  std::set<uint64_t> short_homes, homes;
+  for (const std::string& k : keys) {
+    short_homes.insert(short_map.Home(k));
+    homes.insert(m.Home(k));
+  }
+  EXPECT_LT(short_homes.size(), keys.size() / 50);
+  EXPECT_GT(homes.size(), keys.size() * 9 / 10);
+  for (size_t i = 0; i < keys.size(); i += 997) {
+    const double want = static_cast<double>(i) * capacity / keys.size();
+    EXPECT_NEAR(static_cast<double>(m.Home(keys[i])), want, capacity / 64.0)
+        << keys[i];
+  }
+  std::mt19937_64 rng(37);
+  std::vector<std::string> probes = keys;
+  for (int i = 0; i < 20000; ++i) {
+    std::string k = keys[rng() % keys.size()];
+    const size_t at = rng() % k.size();
+    switch (rng() % 4) {
+      case 0: k[at] = static_cast<char>(rng()); break;
+      case 1: k[at] = static_cast<char>(k[at] + ((rng() & 1) ? 1 : -1)); break;
+      case 2: k.resize(at); break;
+      default: k.append(1 + rng() % 4, static_cast<char>(rng())); break;
+    }
+    probes.push_back(k);
+  }
+  for (const char* k : {"tenant0/user", "tenant0/usez", "tenant0/usea",
+                        "tenant0/user99999999", "tenant9/user00000000x",
+                        "tenant", "tenant:", "tenant/", "tenanu"}) {
+    probes.push_back(k);
+  }
+  ExpectMonotone(m, probes, capacity);
+}
+
+// The builder's choice: the raw bytes, then the map of 8 (version 9),
+// then a long map only where that fails; binary keys and keys the map of
+// 8 spreads keep what they took.
+TEST(KeyOrderModelTest, PlanTakesALongMapOnlyWhereTheShortOneCrowds) {
+  auto plan = [](const std::vector<std::string>& keys) {
+    InlineEntryBuffer buf(64);
+    for (const std::string& k : keys) buf.Add(k, "v");
+    IndexGeometry g;
+    if (!buf.PlanKeyOrder(0.8, &g)) return -1;
+    return static_cast<int>(buf.key_order()->mapped_positions());
+  };
+  EXPECT_EQ(plan(TenantKeys(10, 3000, 13)), 14);
+  // One tenant: the prefix takes the word, the map of 8 the digits.
+  EXPECT_EQ(plan(TenantKeys(1, 20000, 3)), 8);
+  std::vector<std::string> binary;
+  for (uint64_t i = 0; i < 20000; ++i) binary.push_back(BigEndian(i * 3));
+  EXPECT_EQ(plan(binary), 0);
+  // Ids that crowd wherever the map ends (a third of the keys share one
+  // id, each with its own suffix past 32 bytes): hash order.
+  std::vector<std::string> crowded;
+  for (int i = 0; i < 20000; ++i) {
+    char k[64];
+    snprintf(k, sizeof(k), "t%d/%032d/%06d", i % 3 == 0 ? 1 : 2,
+             i % 3 == 0 ? 7 : i, i);
+    crowded.push_back(k);
+  }
+  std::sort(crowded.begin(), crowded.end());
+  EXPECT_EQ(plan(crowded), -1);
+}
+
+// A long map's encoding is the short one's, with more positions: a reader
+// of version 9 refuses it, one of version 10 reads it, and none reads more
+// than 32 positions.
+TEST(KeyOrderModelTest, LongDigitMapEncodingNeedsVersion10) {
+  const std::vector<std::string> keys = TenantKeys(4, 2000, 11);
+  const uint64_t capacity = IndexCapacity(keys.size(), 0.8);
+  const KeyOrderModel m = FitTo(keys, capacity, kMaxMappedPositions);
+  ASSERT_EQ(m.mapped_positions(), 14u);
+  std::string enc;
+  m.EncodeTo(&enc);
+  const size_t map_at = 20 + (m.buckets() + 1) * 4 + m.prefix_len();
+  ASSERT_EQ(enc.size(), map_at + 4 + 14 * 32);
+  KeyOrderModel d;
+  std::string why;
+  Slice in(enc);
+  ASSERT_TRUE(d.DecodeFrom(&in, capacity, 20, kMaxMappedPositions, &why))
+      << why;
+  EXPECT_TRUE(in.empty());
+  for (const std::string& k : keys) ASSERT_EQ(d.Home(k), m.Home(k));
+  in = Slice(enc);
+  EXPECT_FALSE(d.DecodeFrom(&in, capacity, 20, kMaxShortMapPositions, &why));
+  EXPECT_NE(why.find("14 positions"), std::string::npos) << why;
+  std::string bad = enc + std::string(19 * 32, '\x01');
+  EncodeFixed32(&bad[map_at], kMaxMappedPositions + 1);
+  in = Slice(bad);
+  EXPECT_FALSE(d.DecodeFrom(&in, capacity, 20, kMaxMappedPositions, &why));
+  EXPECT_NE(why.find("33 positions"), std::string::npos) << why;
 }
 
 // Homes stay in key order for a shared prefix of any length, up to the 8
@@ -409,15 +532,25 @@ TEST(KeyOrderModelTest, PlanTakesEvenKeysAndRefusesCrowdedOnes) {
   }
   std::sort(crowded.begin(), crowded.end());
   EXPECT_FALSE(PlansKeyOrder(crowded));
-  // Keys alike in the 8 bytes that count (no prefix is shared, so those
-  // are the first 8): two homes for all of them.
+  // Keys alike in the first 8 bytes (no prefix is shared): two numbers
+  // for all of them in the raw bytes and under a map of 8, so they take a
+  // long map, which reads their digits.
   std::vector<std::string> alike;
   for (int i = 0; i < 300; ++i) {
     char k[20];
     snprintf(k, sizeof(k), "%c.......%06d", i < 150 ? 'a' : 'b', i);
     alike.push_back(k);
   }
-  EXPECT_FALSE(PlansKeyOrder(alike));
+  ASSERT_TRUE(PlansKeyOrder(alike, &geo));
+  // Keys alike in the 32 bytes a long map reads: two homes for all.
+  std::vector<std::string> alike32;
+  for (int i = 0; i < 300; ++i) {
+    char k[48];
+    snprintf(k, sizeof(k), "%c%s%06d", i < 150 ? 'a' : 'b',
+             std::string(31, '.').c_str(), i);
+    alike32.push_back(k);
+  }
+  EXPECT_FALSE(PlansKeyOrder(alike32));
 }
 
 // Keys a digit map spreads take key order with one; binary keys keep the

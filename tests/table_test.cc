@@ -219,6 +219,9 @@ enum KeyOrder {
   kKeyOrderEither  // true, and either is right
 };
 
+// Keys alike past every byte a key order model reads (Param::crowded).
+constexpr int kCrowdedPastMaps = 33;
+
 struct Param {
   const char* name;
   size_t keys;
@@ -245,10 +248,13 @@ struct Param {
   const char* filter = "";
   // inline_key_order, and what the file must then have (key_order_model.h).
   KeyOrder key_order = kHashOrder;
-  // Keys alike in the 8 bytes key order goes by (two values of them), so
-  // key order would crowd them into two homes: the builder must refuse it.
-  // Paged files: their page index compares whole keys there.
-  bool crowded = false;
+  // If nonzero: keys alike in this many bytes after their first (two
+  // values of it). Past the 8 bytes of a key order model's raw number or
+  // short map, a long digit map reads on to the bytes that differ; past
+  // its 32 (kCrowdedPastMaps), key order would crowd the keys into two
+  // homes and the builder must refuse it. Paged files: their page index
+  // compares whole keys there.
+  int crowded = 0;
   // page_layout: compacted puts too long for a slot may take pages.
   bool page_layout = true;
   // If nonzero: keys from this share of them on are written as the rest
@@ -272,9 +278,9 @@ Entries MakeEntries(const Param& p, std::mt19937_64* rng) {
       c = p.binary ? static_cast<char>((*rng)() & 0xff)
                    : static_cast<char>('a' + (*rng)() % 26);
     }
-    if (p.crowded) {
+    if (p.crowded != 0) {
       k[0] = (*rng)() % 2 ? 'a' : 'b';
-      for (size_t i = 1; i < 9; ++i) k[i] = '.';
+      for (size_t i = 1; i <= static_cast<size_t>(p.crowded); ++i) k[i] = '.';
     }
     if (keys.size() + 1 < p.keys || p.keys == 1) {
       keys[k] = 1 + static_cast<int>((*rng)() % p.versions);
@@ -359,11 +365,14 @@ TEST_P(TableRoundTrip, MatchesModel) {
     // Slots in key order are their own order.
     EXPECT_EQ(slots->has_order_array(),
               p.order_array && !key_ordered);
-    // Version 9 only for a model that maps digits.
+    // Version 9 only for a model that maps digits, 10 for one that maps
+    // more than 8.
+    const uint32_t positions =
+        key_ordered ? slots->key_order().mapped_positions() : 0;
     EXPECT_EQ(props->format_version,
-              key_ordered && slots->key_order().mapped_positions() != 0
-                  ? kFormatVersionDigitMap
-                  : kFormatVersionInlineFile);
+              positions > kMaxShortMapPositions ? kFormatVersionLongDigitMap
+              : positions != 0                  ? kFormatVersionDigitMap
+                                                : kFormatVersionInlineFile);
   } else if (layout == "paged+log") {
     EXPECT_EQ(props->format_version, kFormatVersionLogTail);
     EXPECT_TRUE(p.compacted && p.page_layout);
@@ -473,14 +482,14 @@ const Param kParams[] = {
      &TwoBitHash, kNoCompression, true, "paged"},  // displacement > 254
     {"inline_two_bit_hash_log", 2000, 2, 10, 0, 30, 1, false, 0.7, 4096, 16,
      &TwoBitHash, kNoCompression, true, "log", 0, true, "", kHashOrder,
-     false, false},
+     0, false},
     {"inline_shared_hashes_at_scale", 40000, 8, 8, 4, 4, 1, true, 0.85, 4096,
      16, &TenBitHash, kNoCompression, true, "inline"},
     {"inline_until_the_last", 3000, 8, 8, 4, 4, 1, false, 0.85, 4096, 16,
      &KeyHash, kNoCompression, true, "paged", 100},
     {"inline_until_the_last_log", 3000, 8, 8, 4, 4, 1, false, 0.85, 4096,
      16, &KeyHash, kNoCompression, true, "log", 100, true, "", kHashOrder,
-     false, false},
+     0, false},
     {"inline_until_a_last_past_a_page", 3000, 8, 8, 4, 4, 1, false, 0.85,
      4096, 16, &KeyHash, kNoCompression, true, "log", 5000},
     // Pages, then a log: the pages went to the file as they filled (past
@@ -490,16 +499,16 @@ const Param kParams[] = {
      4096, 16, &KeyHash, kNoCompression, true, "paged+log", 70000},
     {"paged_until_versions", 5000, 8, 32, 50, 150, 4, false, 0.85, 1024, 4,
      &KeyHash, kNoCompression, true, "paged+log", 0, true, "", kHashOrder,
-     false, true, 0.7},
+     0, true, 0.7},
     {"paged_until_versions_filtered", 5000, 8, 32, 50, 150, 4, true, 0.85,
      4096, 16, &KeyHash, kNoCompression, true, "paged+log", 0, true,
-     "hashbloom:10", kHashOrder, false, true, 0.6},
+     "hashbloom:10", kHashOrder, 0, true, 0.6},
     {"paged_until_versions_two_bit_hash", 4000, 8, 32, 80, 120, 3, false, 0.7,
      512, 2, &TwoBitHash, kNoCompression, true, "paged+log", 0, true, "",
-     kHashOrder, false, true, 0.8},
+     kHashOrder, 0, true, 0.8},
     {"paged_until_large_pages_then_versions", 1500, 16, 16, 1000, 1000, 2,
      false, 0.85, 4096, 16, &KeyHash, kNoCompression, true, "paged+log", 0,
-     true, "", kHashOrder, false, true, 0.5},
+     true, "", kHashOrder, 0, true, 0.5},
     {"inline_snappy", 3000, 8, 16, 0, 40, 1, false, 0.85, 1024, 8, &KeyHash,
      kSnappyCompression, true, "inline"},
     // Inline files without an order array: the reader sorts the slots.
@@ -544,9 +553,12 @@ const Param kParams[] = {
     {"inline_keyorder_text", 3000, 1, 20, 0, 30, 1, false, 0.85, 4096, 16,
      &KeyHash, kNoCompression, true, "inline", 0, true, "",
      kKeyOrderEither},
-    {"inline_keyorder_crowded", 3000, 12, 20, 0, 30, 1, true, 0.85, 4096, 16,
+    {"inline_keyorder_crowded", 3000, 36, 44, 0, 12, 1, true, 0.85, 4096, 16,
      &KeyHash, kNoCompression, true, "inline", 0, true, "", kKeyOrderNone,
-     true},
+     kCrowdedPastMaps},
+    // Keys alike in their first 8 bytes take a long digit map (version 10).
+    {"inline_keyorder_long_map", 3000, 12, 20, 0, 30, 1, true, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "inline", 0, true, "", kKeyOrder, 8},
     {"inline_keyorder_bloom", 3000, 8, 8, 4, 4, 1, true, 0.85, 4096, 16,
      &KeyHash, kNoCompression, true, "inline", 0, true, "bloomfilter:10",
      kKeyOrder},
@@ -570,8 +582,9 @@ const Param kParams[] = {
      16, &KeyHash, kNoCompression, true, "paged"},
     {"paged_all_one_hash", 2000, 2, 10, 60, 90, 1, true, 0.85, 4096, 16,
      &ConstantHash, kNoCompression, true, "paged"},
-    {"paged_crowded", 3000, 12, 20, 70, 90, 1, true, 0.85, 4096, 16,
-     &KeyHash, kNoCompression, true, "paged", 0, true, "", kHashOrder, true},
+    {"paged_crowded", 3000, 36, 44, 70, 90, 1, true, 0.85, 4096, 16,
+     &KeyHash, kNoCompression, true, "paged", 0, true, "", kHashOrder,
+     kCrowdedPastMaps},
     {"paged_bloom", 3000, 8, 32, 100, 100, 1, false, 0.85, 4096, 16,
      &KeyHash, kNoCompression, true, "paged", 0, true, "bloomfilter:10"},
     // The hash filter, over the file's own hashes, on every layout.
@@ -581,7 +594,7 @@ const Param kParams[] = {
      &KeyHash, kNoCompression, true, "inline", 0, true, "hashbloom:10"},
     {"inline_hashbloom_hash_order", 5000, 8, 8, 4, 4, 1, true, 0.85, 4096,
      16, &KeyHash, kNoCompression, true, "inline", 0, true, "hashbloom:10",
-     kHashOrder, false},
+     kHashOrder, 0},
     {"inline_keyorder_hashbloom", 3000, 8, 8, 4, 4, 1, true, 0.85, 4096, 16,
      &KeyHash, kNoCompression, true, "inline", 0, true, "hashbloom:7",
      kKeyOrder},
@@ -599,28 +612,28 @@ const Param kParams[] = {
     {"paged_past_a_page", 60, 4, 8, 5000, 40000, 1, false, 0.85, 1024, 16,
      &KeyHash, kNoCompression, true, "log"},
     {"paged_off", 3000, 8, 32, 100, 100, 1, false, 0.85, 4096, 16, &KeyHash,
-     kNoCompression, true, "log", 0, true, "", kHashOrder, false, false},
+     kNoCompression, true, "log", 0, true, "", kHashOrder, 0, false},
     // inline_hash_order_limit: 5,000 slots of 13 bytes at 0.85 and their
     // order array take 86 KB. Past the limit in hash order a file takes
     // pages (or the log); key order has no limit.
     {"inline_hash_order_within_its_limit", 5000, 8, 8, 4, 4, 1, true, 0.85,
      4096, 16, &KeyHash, kNoCompression, true, "inline", 0, true, "",
-     kHashOrder, false, true, 0, 1 << 20},
+     kHashOrder, 0, true, 0, 1 << 20},
     {"inline_hash_order_past_its_limit", 5000, 8, 8, 4, 4, 1, true, 0.85,
      4096, 16, &KeyHash, kNoCompression, true, "paged", 0, true,
-     "hashbloom:10", kHashOrder, false, true, 0, 64 << 10},
+     "hashbloom:10", kHashOrder, 0, true, 0, 64 << 10},
     {"inline_sorted_past_the_hash_order_limit", 5000, 8, 8, 4, 4, 1, true,
      0.85, 4096, 16, &KeyHash, kNoCompression, true, "paged", 0, false, "",
-     kHashOrder, false, true, 0, 64 << 10},
+     kHashOrder, 0, true, 0, 64 << 10},
     {"inline_hash_order_past_its_limit_log", 5000, 8, 8, 4, 4, 1, true, 0.85,
      4096, 16, &KeyHash, kNoCompression, true, "log", 0, true, "",
-     kHashOrder, false, false, 0, 64 << 10},
+     kHashOrder, 0, false, 0, 64 << 10},
     {"inline_keyorder_past_the_hash_order_limit", 5000, 8, 8, 4, 4, 1, true,
      0.85, 4096, 16, &KeyHash, kNoCompression, true, "inline", 0, true, "",
-     kKeyOrder, false, true, 0, 16 << 10},
-    {"inline_crowded_past_the_hash_order_limit", 3000, 12, 20, 0, 30, 1, true,
-     0.85, 4096, 16, &KeyHash, kNoCompression, true, "paged", 0, true, "",
-     kKeyOrderNone, true, true, 0, 16 << 10},
+     kKeyOrder, 0, true, 0, 16 << 10},
+    {"inline_crowded_past_the_hash_order_limit", 3000, 36, 44, 0, 12, 1,
+     true, 0.85, 4096, 16, &KeyHash, kNoCompression, true, "paged", 0, true,
+     "", kKeyOrderNone, kCrowdedPastMaps, true, 0, 16 << 10},
 };
 
 INSTANTIATE_TEST_CASE_P(
