@@ -20,6 +20,9 @@
 //                               inline-ribbon's
 //   inline-keyorder             inline slots in key order (keys spread
 //                               evenly: version 4, a key order model)
+//   inline-longmap              compound keys (a region digit, a fixed
+//                               word, an id): key order through a digit
+//                               map of 14 bytes (version 10)
 //   paged, paged-bloom          puts too long for a slot: pages and a page
 //                               index (version 6), with a range deletion
 //   paged-8k                    seven puts of about 1 KiB: one page of
@@ -217,6 +220,21 @@ Status WriteKeyOrder(const std::string& path) {
     std::string key = "ko";
     for (int b = 3; b >= 0; --b) key.push_back(static_cast<char>(x >> (8 * b)));
     s = writer.Put(key, Value(static_cast<int>(i), i % 7));
+  }
+  if (s.ok()) s = writer.Finish();
+  return s;
+}
+
+// Puts of compound keys whose first 8 bytes past "r" vary little: inline
+// slots in key order through a long digit map.
+Status WriteLongMap(const std::string& path) {
+  SstFileWriter writer(EnvOptions(),
+                       SstOptions(SmallBlocks(), kNoCompression));
+  Status s = writer.Open(path);
+  for (int i = 0; s.ok() && i < 60; ++i) {
+    char key[32];
+    snprintf(key, sizeof(key), "r%d/item/%08d", 1 + i / 20, (i % 20) * 4999);
+    s = writer.Put(key, Value(i, i % 5));
   }
   if (s.ok()) s = writer.Finish();
   return s;
@@ -452,6 +470,8 @@ int main(int argc, char** argv) {
                   WriteInline(dir + "/inline-varying", true));
   failed += Check(dir + "/inline-keyorder",
                   WriteKeyOrder(dir + "/inline-keyorder"));
+  failed += Check(dir + "/inline-longmap",
+                  WriteLongMap(dir + "/inline-longmap"));
   failed += Check(dir + "/paged", WritePaged(dir + "/paged"));
   failed += Check(dir + "/paged-bloom",
                   WritePaged(dir + "/paged-bloom", "bloomfilter:10"));
