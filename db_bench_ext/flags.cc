@@ -21,7 +21,8 @@ DEFINE_string(workload, "sparkey,cuckoo",
               "Comma-separated built-in workloads: cuckoo (8-byte keys, "
               "4-byte values, mmap), sparkey (keys of 8 to 32 bytes, "
               "100-byte values), decimal (20-digit text keys, 4-byte "
-              "values), misses (cuckoo-shaped data, absent-key lookups "
+              "values), compound (27-byte keys: tNN/user and a 19-digit "
+              "id, 16 tenants; 4-byte values), misses (cuckoo-shaped data, absent-key lookups "
               "only), or 'all'. --key_size/--value_size override.");
 DEFINE_int64(num, 1000000, "Number of key/values to place in each database");
 DEFINE_int64(reads, -1,

@@ -142,8 +142,8 @@ int main(int argc, char** argv) {
     Workload w;
     if (!MakeWorkload(name, FLAGS_key_size, FLAGS_value_size, &w)) {
       fprintf(stderr,
-              "unknown workload '%s' (cuckoo, sparkey, decimal, misses, "
-              "all)\n",
+              "unknown workload '%s' (cuckoo, sparkey, decimal, compound, "
+              "misses, all)\n",
               name.c_str());
       return 2;
     }

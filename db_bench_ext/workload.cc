@@ -30,6 +30,14 @@ bool MakeWorkload(const std::string& name, int key_size_override,
     w->default_phases = all_reads;
     w->description =
         "text keys: 20 zero-padded decimal digits, 4-byte values";
+  } else if (name == "compound") {
+    w->key_size = 27;
+    w->value_size = 4;
+    w->compound_keys = true;
+    w->default_phases = all_reads;
+    w->description =
+        "compound text keys: tNN/user and a 19-digit id, 16 tenants, "
+        "4-byte values";
   } else if (name == "misses") {
     w->key_size = 8;
     w->value_size = 4;
@@ -41,7 +49,7 @@ bool MakeWorkload(const std::string& name, int key_size_override,
     return false;
   }
   const int key_size =
-      std::max(w->decimal_keys ? 20 : 8,
+      std::max(w->compound_keys ? 27 : w->decimal_keys ? 20 : 8,
                std::min(key_size_override, int(Workload::kMaxKeySize)));
   if (key_size_override > 0 && key_size != w->key_size) {
     w->key_size = key_size;
@@ -70,6 +78,15 @@ rocksdb::Slice KeySpace::Key(uint64_t h, char* buf) const {
     uint64_t v = h;
     for (int i = 19; i >= 0; --i, v /= 10) buf[i] = char('0' + v % 10);
     head = 20;
+  } else if (w_.compound_keys) {
+    // h's top 4 bits name the tenant, the other 60 its id, in decimal.
+    buf[0] = 't';
+    buf[1] = char('0' + (h >> 60) / 10);
+    buf[2] = char('0' + (h >> 60) % 10);
+    memcpy(buf + 3, "/user", 5);
+    uint64_t v = h & ((uint64_t{1} << 60) - 1);
+    for (int i = 26; i >= 8; --i, v /= 10) buf[i] = char('0' + v % 10);
+    head = 27;
   } else {
     PutBigEndian64(buf, h);
   }

@@ -1,8 +1,9 @@
 // The built-in workloads and their keys and values. Every key is a pure
 // function of a 64-bit "key hash" h = Mix(i) of its index i: its first 8
-// bytes are h big-endian (or its first 20 are h in decimal digits), so keys
-// are distinct, sort in the order of h, and key i for i >= num is never in
-// the database (the absent keys).
+// bytes are h big-endian (or its first 20 are h in decimal digits, or its
+// first 27 "tNN/user" and 19 digits, NN from h's top 4 bits, the digits
+// the rest), so keys are distinct, sort in the order of h, and key i for
+// i >= num is never in the database (the absent keys).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,10 @@ struct Workload {
   // Keys begin with h in 20 zero-padded decimal digits instead of its 8
   // bytes (text keys, which sort the same way).
   bool decimal_keys = false;
+  // Keys are "tNN/user" and 19 decimal digits: a tenant of 16 (h's top 4
+  // bits) and an id (the other 60), compound keys that vary little in
+  // their first bytes.
+  bool compound_keys = false;
   bool mmap_read = true;  // for robinhood and block (cuckoo, plain always)
   // Phases this workload runs when --benchmarks is not given.
   std::vector<std::string> default_phases;

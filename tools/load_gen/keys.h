@@ -3,6 +3,8 @@
 // key without the input.
 //   cuckoo   8-byte keys (big-endian), 4-byte values (db_bench's CuckooTable setup)
 //   sparkey  16..32-byte keys (16 hex digits, then 'k's), 100-byte values
+//   compound 27-byte keys: "tNN/user" (a tenant of 16, the id's top 4 bits)
+//            and the id's other 60 bits in 19 decimal digits; 4-byte values
 #pragma once
 
 #include <cinttypes>
@@ -22,11 +24,12 @@ inline uint64_t Mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-enum class Shape { kCuckoo, kSparkey };
+enum class Shape { kCuckoo, kSparkey, kCompound };
 
 inline bool ParseShape(const std::string& name, Shape* shape) {
   if (name == "cuckoo") *shape = Shape::kCuckoo;
   else if (name == "sparkey") *shape = Shape::kSparkey;
+  else if (name == "compound") *shape = Shape::kCompound;
   else return false;
   return true;
 }
@@ -42,6 +45,11 @@ inline size_t MakeKey(Shape shape, uint64_t id, char* key) {
     for (int b = 0; b < 8; b++) key[b] = char(id >> (56 - 8 * b));
     return 8;
   }
+  if (shape == Shape::kCompound) {
+    snprintf(key, 32, "t%02u/user%019" PRIu64, unsigned(id >> 60),
+             id & ((uint64_t{1} << 60) - 1));
+    return 27;
+  }
   const size_t len = 16 + Mix(id) % 17;
   char hex[17];
   snprintf(hex, sizeof(hex), "%016" PRIx64, id);
@@ -52,7 +60,7 @@ inline size_t MakeKey(Shape shape, uint64_t id, char* key) {
 
 // Writes entry (i, id)'s value at `value` (100 bytes of room).
 inline size_t MakeValue(Shape shape, uint64_t i, uint64_t id, char* value) {
-  if (shape == Shape::kCuckoo) {
+  if (shape != Shape::kSparkey) {
     for (int b = 0; b < 4; b++) value[b] = char(uint32_t(i) >> (8 * b));
     return 4;
   }

@@ -18,7 +18,7 @@ void Put32(char* p, uint32_t v) {
 }
 
 int Usage() {
-  fprintf(stderr, "usage: rh_load_gen --shape=cuckoo|sparkey --num=N [--seed=S] [--sorted]\n");
+  fprintf(stderr, "usage: rh_load_gen --shape=cuckoo|sparkey|compound --num=N [--seed=S] [--sorted]\n");
   return 64;
 }
 

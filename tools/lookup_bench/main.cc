@@ -66,7 +66,7 @@ double Now() {
 
 int Usage() {
   fprintf(stderr,
-          "usage: rh_lookup_bench --db=DIR --shape=cuckoo|sparkey --num=N [--lookups=M] "
+          "usage: rh_lookup_bench --db=DIR --shape=cuckoo|sparkey|compound --num=N [--lookups=M] "
           "[--mmap] [--table=robinhood|block] [--bloom_bits=B] [--seed=S] [--sorted] "
           "[--scan|--compact]\n");
   return 64;
