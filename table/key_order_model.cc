@@ -64,16 +64,20 @@ bool KeyOrderModel::SetDigits(
   digits_.assign(size_t{positions_} * 256, 0);
   for (uint32_t i = 0; i < positions_; ++i) {
     uint16_t below = 0;
-    single_[i] = -1;
+    int first = -1, last = -1;
     for (uint32_t b = 0; b < 256; ++b) {
       const bool in = (alphabets_[i][b >> 6] >> (b & 63)) & 1;
       digits_[i * 256 + b] = static_cast<uint16_t>(below * 2 + (in ? 1 : 0));
       if (in) {
         ++below;
-        single_[i] = static_cast<int16_t>(b);
+        if (first < 0) first = static_cast<int>(b);
+        last = static_cast<int>(b);
       }
     }
-    if (radix[i] != 1) single_[i] = -1;
+    // Values first..last, every one in: the digit is b - first.
+    const bool run = first >= 0 && uint64_t(last - first + 1) == radix[i];
+    low_[i] = static_cast<uint8_t>(run ? first : 0);
+    run_[i] = static_cast<uint16_t>(run ? radix[i] : 0);
   }
   weights_[positions_ - 1] = 1;
   for (uint32_t i = positions_ - 1; i > 0; --i) {

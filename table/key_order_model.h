@@ -160,10 +160,16 @@ class KeyOrderModel {
     for (uint32_t i = 0; i < positions_; ++i) {
       const uint8_t b =
           at + i < key.size() ? static_cast<uint8_t>(key[at + i]) : 0;
-      if (single_[i] >= 0) {
-        // A value that never changes: only whether the key leaves it.
-        if (b == single_[i]) continue;
-        return b < single_[i] ? x : x + weights_[i] - 1;
+      if (run_[i] != 0) {
+        // An alphabet of consecutive values (digits, a constant byte):
+        // the digit is the distance from the lowest, without the table.
+        const uint32_t d = static_cast<uint32_t>(b) - low_[i];
+        if (d < run_[i]) {
+          x += d * weights_[i];
+          continue;
+        }
+        // Below the lowest: the least number; above: the greatest.
+        return b < low_[i] ? x : x + run_[i] * weights_[i] - 1;
       }
       const uint16_t d = digits_[i * 256 + b];
       const uint64_t below = d >> 1;  // the alphabet's values below b
@@ -203,8 +209,10 @@ class KeyOrderModel {
   std::vector<uint16_t> digits_;
   std::vector<std::array<uint64_t, 4>> alphabets_;  // as encoded
   uint64_t weights_[kMaxMappedPositions] = {};
-  // A position's one value where its alphabet has one, else -1.
-  int16_t single_[kMaxMappedPositions] = {};
+  // Where a position's alphabet is the run of values [low_, low_ + run_):
+  // run_ its radix, else 0 (the digits_ table decides).
+  uint8_t low_[kMaxMappedPositions] = {};
+  uint16_t run_[kMaxMappedPositions] = {};
 };
 
 }  // namespace robinhood
