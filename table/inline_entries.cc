@@ -295,51 +295,71 @@ bool InlineEntryBuffer::PlanKeyOrder(double load_factor,
     Get(count_ - 1, &last, &v);
   }
   const IndexGeometry empty = geo;
-  // The raw 8 bytes first (exact for binary keys), then a digit map, for
-  // keys written in few byte values a position, then a long one, for keys
-  // whose first bytes past the prefix vary little.
-  for (const uint32_t map_positions :
-       {0u, kMaxShortMapPositions, kMaxMappedPositions}) {
-    geo = empty;
-    Status s;
-    model_.Fit(
-        count_, first, last,
-        [&](const KeyOrderModel::KeyVisit& visit) {
-          if (!s.ok()) return;
-          s = ForEach([&](const Slice& k, const Slice&) {
-            visit(k);
-            return true;
-          });
-        },
-        geo.capacity, map_positions);
-    // A long map of no more positions numbers the keys as the short one
-    // did, which failed.
-    if (s.ok() && map_positions > kMaxShortMapPositions &&
-        model_.mapped_positions() <= kMaxShortMapPositions) {
-      continue;
-    }
+  // Places every key at its home under `m`: true, with the geometry in
+  // `*geometry`, if the displacements pass the rule.
+  auto place_all = [&](const KeyOrderModel& m, IndexGeometry* g) {
+    *g = empty;
     Placement place;
-    if (s.ok()) {
-      s = ForEach([&](const Slice& k, const Slice&) {
-        place.Place(model_.Home(k), &geo);
-        return geo.max_displacement <= kInlineMaxDisplacement;
-      });
-    }
+    Status s = ForEach([&](const Slice& k, const Slice&) {
+      place.Place(m.Home(k), g);
+      return g->max_displacement <= kInlineMaxDisplacement;
+    });
     if (!s.ok()) {
       if (status_.ok()) status_ = s;
       return false;
     }
-    if (geo.max_displacement > kInlineMaxDisplacement) continue;
-    geo.slots = std::max(geo.capacity, place.next_free());
-    const double load = static_cast<double>(count_) / geo.capacity;
-    if (static_cast<double>(geo.total_displacement) / count_ >
-        KeyOrderDisplacementLimit(load)) {
-      continue;
+    if (g->max_displacement > kInlineMaxDisplacement) return false;
+    g->slots = std::max(g->capacity, place.next_free());
+    const double load = static_cast<double>(count_) / g->capacity;
+    return static_cast<double>(g->total_displacement) / count_ <=
+           KeyOrderDisplacementLimit(load);
+  };
+  // The raw 8 bytes first (exact for binary keys), then a digit map, for
+  // keys written in few byte values a position, then a long one, for keys
+  // whose first bytes past the prefix vary little. Where each crowds, the
+  // same models again with room for buckets whose keys use part of their
+  // numbers (so a file that took key order as fitted is written as before).
+  const uint32_t maps[] = {0u, kMaxShortMapPositions, kMaxMappedPositions};
+  KeyOrderModel fitted[3];
+  bool tried[3] = {false, false, false};
+  for (int spread = 0; spread < 2; ++spread) {
+    for (int i = 0; i < 3; ++i) {
+      KeyOrderModel& m = fitted[i];
+      if (spread == 0) {
+        Status s;
+        m.Fit(
+            count_, first, last,
+            [&](const KeyOrderModel::KeyVisit& visit) {
+              if (!s.ok()) return;
+              s = ForEach([&](const Slice& k, const Slice&) {
+                visit(k);
+                return true;
+              });
+            },
+            empty.capacity, maps[i]);
+        if (!s.ok()) {
+          if (status_.ok()) status_ = s;
+          return false;
+        }
+        // A long map of no more positions numbers the keys as the short
+        // one did.
+        if (maps[i] > kMaxShortMapPositions &&
+            m.mapped_positions() <= kMaxShortMapPositions) {
+          continue;
+        }
+        tried[i] = true;
+      } else if (!tried[i] || !m.SpreadPartialBuckets()) {
+        continue;
+      }
+      if (place_all(m, &geo)) {
+        model_ = std::move(m);
+        geo_ = geo;
+        *geometry = geo;
+        key_ordered_ = true;
+        return true;
+      }
+      if (!status_.ok()) return false;
     }
-    geo_ = geo;
-    *geometry = geo;
-    key_ordered_ = true;
-    return true;
   }
   return false;
 }

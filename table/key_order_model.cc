@@ -129,9 +129,18 @@ void KeyOrderModel::Fit(uint64_t n, const Slice& first, const Slice& last,
   buckets_ = static_cast<uint32_t>(
       std::max<uint64_t>(2, (range >> shift_) + 1));
   std::vector<uint64_t> below(buckets_ + 1, 0);
+  // Each bucket's least and greatest offset, for SpreadPartialBuckets.
+  first_in_.assign(buckets_, ~uint64_t{0});
+  last_in_.assign(buckets_, 0);
+  const uint64_t mask = (uint64_t{1} << shift_) - 1;
   scan([&](const Slice& key) {
-    ++below[((number(key) - base_) >> shift_) + 1];
+    const uint64_t off = number(key) - base_;
+    const uint64_t b = off >> shift_;
+    ++below[b + 1];
+    first_in_[b] = std::min(first_in_[b], off & mask);
+    last_in_[b] = std::max(last_in_[b], off & mask);
   });
+  counts_.assign(below.begin() + 1, below.end());
   for (uint32_t b = 1; b <= buckets_; ++b) below[b] += below[b - 1];
   // The last key's bucket holds numbers only up to the last key's, but its
   // homes are interpolated over its whole width: its keys would crowd into
@@ -158,6 +167,45 @@ void KeyOrderModel::Fit(uint64_t n, const Slice& first, const Slice& last,
   starts_[buckets_] = static_cast<uint32_t>(capacity);
 }
 
+bool KeyOrderModel::SpreadPartialBuckets() {
+  if (counts_.size() != buckets_) return false;
+  // A bucket whose keys' numbers span a fraction f of its width gets homes
+  // over only f of its slots: at thousands of keys a bucket (big files),
+  // one that straddles the edge of a gap in the numbers (digits that stop
+  // at 1.15e18, tenants that end at 15 of 20) crowds them past the
+  // displacement rule. Weigh each such bucket as if its whole width held
+  // keys at the density of its used part, up to 8 times its keys, so that
+  // its used part gets about a slot a key and the rest stays empty.
+  const unsigned __int128 width = static_cast<unsigned __int128>(1)
+                                  << shift_;
+  std::vector<uint64_t> weight(buckets_ + 1, 0);
+  bool any = false;
+  for (uint32_t b = 0; b < buckets_; ++b) {
+    const uint64_t c = counts_[b];
+    uint64_t w = c;
+    if (c > 1) {
+      const unsigned __int128 used =
+          static_cast<unsigned __int128>(last_in_[b] - first_in_[b]) + 1;
+      const unsigned __int128 scaled = std::min<unsigned __int128>(
+          static_cast<unsigned __int128>(c) * width / used,
+          static_cast<unsigned __int128>(c) * 8);
+      if (scaled > c + 1) {
+        w = static_cast<uint64_t>(scaled);
+        any = true;
+      }
+    }
+    weight[b + 1] = weight[b] + w;
+  }
+  if (!any) return false;
+  const unsigned __int128 total = weight[buckets_];
+  for (uint32_t b = 1; b < buckets_; ++b) {
+    starts_[b] = static_cast<uint32_t>(
+        static_cast<unsigned __int128>(weight[b]) * capacity_ / total);
+  }
+  starts_[buckets_] = static_cast<uint32_t>(capacity_);
+  return true;
+}
+
 void KeyOrderModel::EncodeTo(std::string* dst) const {
   PutFixed32(dst, static_cast<uint32_t>(prefix_.size()));
   PutFixed32(dst, shift_);
@@ -180,6 +228,9 @@ bool KeyOrderModel::DecodeFrom(Slice* in, uint64_t capacity,
   positions_ = 0;
   digits_.clear();
   alphabets_.clear();
+  counts_.clear();
+  first_in_.clear();
+  last_in_.clear();
   if (in->size() < 20) {
     *why = "too short";
     return false;

@@ -123,6 +123,12 @@ class KeyOrderModel {
     return home < capacity_ ? home : capacity_ - 1;
   }
 
+  // After Fit: where a bucket's keys use only part of its numbers, gives it
+  // slots as if they used all of them at that density (the builder's
+  // second try where the first placement crowds). False, changing nothing,
+  // if no bucket is so.
+  bool SpreadPartialBuckets();
+
   void EncodeTo(std::string* dst) const;
   // Decodes a model from the front of `*in` (advancing it) for `capacity`
   // home slots and keys of at most `key_width` bytes, with a digit map of
@@ -202,6 +208,8 @@ class KeyOrderModel {
   uint64_t base_ = 0;
   uint64_t capacity_ = 1;
   std::vector<uint32_t> starts_;  // buckets_ + 1
+  // Fit's per bucket: its keys, their least and greatest offset in it.
+  std::vector<uint64_t> counts_, first_in_, last_in_;
   // Digit map: for position i and byte b, digits_[i * 256 + b] is twice
   // the alphabet's values below b, plus 1 if b is in it; weights_[i] the
   // product of the later positions' radixes.
