@@ -99,18 +99,18 @@ void KeyOrderModel::Fit(uint64_t n, const Slice& first, const Slice& last,
   digits_.clear();
   alphabets_.clear();
   if (map_positions != 0) {
-    const size_t most = std::min(map_positions, kMaxMappedPositions);
+    const size_t reach = std::min(map_positions, kMaxMappedPositions);
     std::vector<std::array<uint64_t, 4>> alphabets(
-        most, std::array<uint64_t, 4>{});
+        reach, std::array<uint64_t, 4>{});
     scan([&](const Slice& key) {
-      for (size_t i = 0; i < most; ++i) {
+      for (size_t i = 0; i < reach; ++i) {
         const uint8_t b = plen + i < key.size()
                               ? static_cast<uint8_t>(key[plen + i])
                               : 0;
         alphabets[i][b >> 6] |= uint64_t{1} << (b & 63);
       }
     });
-    if (most > kMaxShortMapPositions) {
+    if (reach > kMaxShortMapPositions) {
       alphabets.resize(LongMapPositions(alphabets));
     }
     SetDigits(alphabets);  // every position has a value: never false
