@@ -48,6 +48,8 @@ constexpr uint32_t kShapeDigitMap = 8;
 // the largest model and the head's CRC.
 constexpr uint32_t kInlineDirectoryMaxHead =
     kInlineDirectoryHeader + kKeyOrderModelMaxBytes + 4;
+static_assert(kInlineDirectoryMaxHead == 20 + 16408 + 255 + 1028 + 4,
+              "docs/format.md, Inline directory, gives this bound");
 
 struct InlineDirectory {
   uint32_t format_version = 0;  // the file's (the meta block's)

@@ -36,6 +36,16 @@ KeyOrderModel FitTo(const std::vector<std::string>& keys, uint64_t capacity,
   return m;
 }
 
+// The digit map positions of the model the builder's plan takes for
+// `keys` (0: the raw bytes), or -1 if it takes hash order.
+int PlannedMapPositions(const std::vector<std::string>& keys) {
+  InlineEntryBuffer buf(64);
+  for (const std::string& k : keys) buf.Add(k, "v");
+  IndexGeometry g;
+  if (!buf.PlanKeyOrder(0.8, &g)) return -1;
+  return static_cast<int>(buf.key_order()->mapped_positions());
+}
+
 // Homes over `probes` in bytewise order never go down, and stay in range.
 void ExpectMonotone(const KeyOrderModel& m, std::vector<std::string> probes,
                     uint64_t capacity) {
@@ -313,19 +323,12 @@ TEST(KeyOrderModelTest, LongDigitMapReadsPastConstantBytes) {
 // then a long map only where that fails; binary keys and keys the map of
 // 8 spreads keep what they took.
 TEST(KeyOrderModelTest, PlanTakesALongMapOnlyWhereTheShortOneCrowds) {
-  auto plan = [](const std::vector<std::string>& keys) {
-    InlineEntryBuffer buf(64);
-    for (const std::string& k : keys) buf.Add(k, "v");
-    IndexGeometry g;
-    if (!buf.PlanKeyOrder(0.8, &g)) return -1;
-    return static_cast<int>(buf.key_order()->mapped_positions());
-  };
-  EXPECT_EQ(plan(TenantKeys(10, 3000, 13)), 14);
+  EXPECT_EQ(PlannedMapPositions(TenantKeys(10, 3000, 13)), 14);
   // One tenant: the prefix takes the word, the map of 8 the digits.
-  EXPECT_EQ(plan(TenantKeys(1, 20000, 3)), 8);
+  EXPECT_EQ(PlannedMapPositions(TenantKeys(1, 20000, 3)), 8);
   std::vector<std::string> binary;
   for (uint64_t i = 0; i < 20000; ++i) binary.push_back(BigEndian(i * 3));
-  EXPECT_EQ(plan(binary), 0);
+  EXPECT_EQ(PlannedMapPositions(binary), 0);
   // Ids that crowd wherever the map ends (a third of the keys share one
   // id, each with its own suffix past 32 bytes): hash order.
   std::vector<std::string> crowded;
@@ -336,7 +339,7 @@ TEST(KeyOrderModelTest, PlanTakesALongMapOnlyWhereTheShortOneCrowds) {
     crowded.push_back(k);
   }
   std::sort(crowded.begin(), crowded.end());
-  EXPECT_EQ(plan(crowded), -1);
+  EXPECT_EQ(PlannedMapPositions(crowded), -1);
 }
 
 // A long map's encoding is the short one's, with more positions: a reader
@@ -552,25 +555,18 @@ TEST(KeyOrderModelTest, PlanTakesEvenKeysAndRefusesCrowdedOnes) {
 // Keys a digit map spreads take key order with one; binary keys keep the
 // raw bytes.
 TEST(KeyOrderModelTest, PlanMapsDigitsOnlyWhereTheRawBytesCrowd) {
-  auto plan = [](const std::vector<std::string>& keys) {
-    InlineEntryBuffer buf(64);
-    for (const std::string& k : keys) buf.Add(k, "v");
-    IndexGeometry g;
-    if (!buf.PlanKeyOrder(0.8, &g)) return -1;
-    return static_cast<int>(buf.key_order()->mapped_positions());
-  };
   std::vector<std::string> counters;
   for (uint64_t i = 0; i < 20000; ++i) {
     counters.push_back(Decimal("key", i, 6));
   }
-  EXPECT_EQ(plan(counters), 8);
+  EXPECT_EQ(PlannedMapPositions(counters), 8);
   // YCSB's keys: "user" and a hashed number, of any length.
   std::mt19937_64 rng(31);
   std::set<std::string> ycsb;
   while (ycsb.size() < 20000) {
     ycsb.insert("user" + std::to_string(rng() >> (rng() % 40)));
   }
-  EXPECT_GT(plan({ycsb.begin(), ycsb.end()}), 0);
+  EXPECT_GT(PlannedMapPositions({ycsb.begin(), ycsb.end()}), 0);
   // Random numbers in 20 zero-padded digits (db_bench_ext's decimal
   // workload): every digit of every position is used, so the map leaves no
   // numbers unused between them (a radix one past the alphabet would leave
@@ -578,10 +574,10 @@ TEST(KeyOrderModelTest, PlanMapsDigitsOnlyWhereTheRawBytesCrowd) {
   // rest would crowd past the displacement rule).
   std::set<std::string> decimal;
   while (decimal.size() < 200000) decimal.insert(Decimal("", rng(), 20));
-  EXPECT_EQ(plan({decimal.begin(), decimal.end()}), 8);
+  EXPECT_EQ(PlannedMapPositions({decimal.begin(), decimal.end()}), 8);
   std::vector<std::string> binary;
   for (uint64_t i = 0; i < 20000; ++i) binary.push_back(BigEndian(i * 3));
-  EXPECT_EQ(plan(binary), 0);
+  EXPECT_EQ(PlannedMapPositions(binary), 0);
 }
 
 // Random keys whose last one ends a quarter into its bucket: the homes
