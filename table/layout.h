@@ -107,6 +107,11 @@ class Layout {
                           size_t* /*n*/) const {
     return false;
   }
+  // Whether the line PrefetchHome asks for answers a lookup by itself, a
+  // miss there costing what the filter's line would (inline slots): a Get
+  // whose home a Prepare just asked for then skips the filter
+  // (prepared_homes.h).
+  virtual bool HomeAnswersMiss() const { return false; }
   // MultiGet's second pass, once every key's home is on its way: brings in
   // what the lookup reads after its home, if the layout can know it.
   virtual void PrefetchAfterHome(const Slice& /*user_key*/, uint64_t /*hash*/,

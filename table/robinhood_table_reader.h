@@ -8,6 +8,7 @@
 // robinhood_table_reader.cc.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -147,12 +148,18 @@ class RobinHoodTableReader : public TableReader, private TableView {
   const ImmutableOptions& ioptions_;
   std::shared_ptr<const TableProperties> properties_;
   std::shared_ptr<FragmentedRangeTombstoneList> range_dels_;
-  // How often Get's filter says no, where the home takes a search.
+  // How often Get's filter says no (or, where it skipped the filter, the
+  // layout), where the home takes a search or answers by itself.
   MissShare misses_;
   // How often a batch's homes are not in memory.
   Residency residency_;
   // The layout's HashIsKeyHash(), asked once.
   bool hash_is_key_hash_ = true;
+  // A Prepare whose key's Get may skip the filter (prepared_homes.h): the
+  // layout's HomeAnswersMiss(), asked once, and whether this reader's
+  // Prepare has been called, so that other readers' Gets never look.
+  bool home_answers_miss_ = false;
+  std::atomic<bool> prepared_seen_{false};
 };
 
 }  // namespace robinhood

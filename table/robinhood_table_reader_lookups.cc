@@ -5,6 +5,7 @@
 #include "table/robinhood_table_reader.h"
 
 #include "rocksdb/system_clock.h"
+#include "table/prepared_homes.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
@@ -21,7 +22,15 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
   uint64_t key_hash = hash;
   bool have_key_hash = hash_is_key_hash_;
   Layout::Hint hint = Layout::kNoHint;
-  if (filter_.usable() && !skip_filters) {
+  // A key whose home a Prepare just asked for, where that line answers
+  // by itself, skips the filter (prepared_homes.h).
+  bool prepared = false;
+  if (filter_.usable() && !skip_filters && home_answers_miss_ &&
+      prepared_seen_.load(std::memory_order_relaxed)) {
+    hint = layout_->PrefetchHome(target.user_key, hash);
+    prepared = hint != Layout::kNoHint && PreparedHomes::Take(this, hint);
+  }
+  if (filter_.usable() && !skip_filters && !prepared) {
     // The filter's line and the home's are asked for before either is
     // read, so a key waits on the two at once, not one after the other.
     // The home first where the layout computes it (slots, a log's index:
@@ -32,7 +41,9 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     // filter's yes (miss_share.h).
     const bool search = layout_->SearchesForHome();
     const bool expect_miss = search && misses_.MostlyMisses();
-    if (!search) hint = layout_->PrefetchHome(target.user_key, hash);
+    if (!search && hint == Layout::kNoHint) {
+      hint = layout_->PrefetchHome(target.user_key, hash);
+    }
     const uint64_t filter_hash =
         filter_.hashed() ? KeyHashOf(target.user_key, hash) : 0;
     if (filter_.hashed()) {
@@ -48,7 +59,12 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     s = filter_.KeyMayMatch(target.user_key, filter_hash, &may);
     if (!s.ok()) return s;
     RecordTick(may ? BLOOM_FILTER_FULL_POSITIVE : BLOOM_FILTER_USEFUL);
-    if (search) misses_.Note(!may, hash);
+    if (search) {
+      misses_.Note(!may, hash);
+    } else if (home_answers_miss_ && filter_.hashed() &&
+               prepared_seen_.load(std::memory_order_relaxed)) {
+      misses_.Note(!may, filter_hash);
+    }
     if (!may) return Status::OK();
     if (expect_miss) layout_->PrefetchFoundHome(hint);
     layout_->PrefetchEntry(hint);
@@ -57,7 +73,15 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
   const ReadUse use = UseOf(ro);
   // The common read returns the layout's answer as it comes.
   if (!use.no_io) {
-    return LayoutGet(target, hash, key_hash, hint, use, get_context);
+    if (!prepared) {
+      return LayoutGet(target, hash, key_hash, hint, use, get_context);
+    }
+    // What the filter would have said, for the share of misses past which
+    // Prepare stops skipping it.
+    const GetContext::GetState before = get_context->State();
+    s = LayoutGet(target, hash, key_hash, hint, use, get_context);
+    misses_.Note(s.ok() && get_context->State() == before, key_hash);
+    return s;
   }
   Status r = LookupMayNotRead(ro)
                  ? CachedBlock::NeedsRead()
@@ -189,10 +213,23 @@ void RobinHoodTableReader::Prepare(const Slice& internal_key) {
   // out only wastes one prefetch. A hash filter's line is prefetched too,
   // so that Get finds both in cache.
   const uint64_t hash = layout_->HashOf(user_key);
+  const Layout::Hint hint = layout_->PrefetchHome(user_key, hash);
+  // Where the home's line answers the Get by itself and is in memory, the
+  // Get skips the filter, while under a quarter of the file's lookups
+  // miss (a miss then waits on a line of the slots, not of the smaller
+  // filter, which more often stays cached: on 10M keys, misses took 38%
+  // longer and hits 9% less): no filter line here.
+  if (hint != Layout::kNoHint && home_answers_miss_ && filter_.usable() &&
+      !residency_.MostlyOnDisk() && !misses_.MostlyMisses() &&
+      PreparedHomes::Note(this, hint)) {
+    if (!prepared_seen_.load(std::memory_order_relaxed)) {
+      prepared_seen_.store(true, std::memory_order_relaxed);
+    }
+    return;
+  }
   const uint64_t key_hash = KeyHashOf(user_key, hash);
   if (filter_.hashed()) filter_.Prefetch(key_hash);
-  AskForHomeOnDisk(user_key, hash, key_hash,
-                   layout_->PrefetchHome(user_key, hash), /*filtered=*/false);
+  AskForHomeOnDisk(user_key, hash, key_hash, hint, /*filtered=*/false);
 }
 
 void RobinHoodTableReader::AskForHomeOnDisk(const Slice& user_key,

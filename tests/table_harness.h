@@ -153,6 +153,11 @@ class TableFile {
   void SetClock(SystemClock* clock) {
     for (auto& io : ioptions_) io->clock = clock;
   }
+  // Readers opened from now on count their tickers in `stats` (owned by
+  // the caller), as a DB's do.
+  void SetStatistics(Statistics* stats) {
+    for (auto& io : ioptions_) io->stats = stats;
+  }
   // Every file Open opens from now on passes through `wrap` (to watch or
   // change its reads).
   using Wrap = std::function<std::unique_ptr<FSRandomAccessFile>(
