@@ -41,6 +41,9 @@ SlotPages SlotPages::Of(const InlineShape& shape, uint32_t format_version) {
     p.page_slots = std::max<uint32_t>(1, kInlinePageBytes / p.width);
     p.stride = p.page_slots * p.width;
   }
+  // Exact for every 32-bit slot number (Lemire, Kaser and Kurz, "Faster
+  // remainder by direct computation", 2019).
+  if (p.page_slots > 1) p.page_magic = UINT64_MAX / p.page_slots + 1;
   return p;
 }
 

@@ -114,7 +114,17 @@ struct SlotPages {
 
   static SlotPages Of(const InlineShape& shape, uint32_t format_version);
 
+  // 2^64 / page_slots rounded up (0 for one slot a page), so that a slot
+  // number below 2^32 finds its page by a multiplication: every lookup
+  // computes a slot's offset, and a 64-bit division takes tens of cycles.
+  uint64_t page_magic = 0;
+
   uint64_t SlotOffset(uint64_t slot) const {
+    if (slot >> 32 == 0 && page_magic != 0) {
+      const uint64_t page = static_cast<uint64_t>(
+          (static_cast<unsigned __int128>(page_magic) * slot) >> 64);
+      return page * stride + (slot - page * page_slots) * width;
+    }
     return slot / page_slots * stride + slot % page_slots * width;
   }
   uint64_t PageOffset(uint64_t page) const { return page * stride; }

@@ -8,6 +8,7 @@
 
 #include <cctype>
 #include <functional>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -294,6 +295,43 @@ TEST(InlineDirectoryTest, EveryRefusalNamesItsField) {
                                             "max_displacement", "page_slots",
                                             "order_width", "key order model",
                                             "head", "page CRCs", "order"}));
+}
+
+// A slot's offset, computed by a multiplication for slot numbers below
+// 2^32, is the division's for every slot width and page shape, at the
+// edges of pages, of the 32-bit range, and past it.
+TEST(InlineDirectoryTest, SlotOffsetsMatchTheDivision) {
+  std::mt19937_64 rng(5);
+  for (uint32_t version : {uint32_t{4}, kFormatVersionAlignedPages}) {
+    for (uint32_t value_width = 0; value_width <= 500; ++value_width) {
+      InlineShape shape;
+      shape.key_width = 8;
+      shape.value_width = value_width;
+      shape.var_value = value_width % 3 == 0;
+      const SlotPages pg = SlotPages::Of(shape, version);
+      auto check = [&](uint64_t slot) {
+        ASSERT_EQ(pg.SlotOffset(slot), slot / pg.page_slots * pg.stride +
+                                           slot % pg.page_slots * pg.width)
+            << "slot " << slot << ", width " << pg.width << ", version "
+            << version;
+      };
+      for (uint64_t page : {uint64_t{0}, uint64_t{1}, uint64_t{1000},
+                            uint64_t{0xffffffff} / pg.page_slots}) {
+        for (int d = -1; d <= 1; ++d) {
+          const uint64_t edge = page * pg.page_slots;
+          if (edge == 0 && d < 0) continue;
+          ASSERT_NO_FATAL_FAILURE(check(edge + static_cast<uint64_t>(d)));
+        }
+      }
+      for (uint64_t slot : {uint64_t{0xfffffffe}, uint64_t{0xffffffff},
+                            uint64_t{1} << 32, (uint64_t{1} << 40) + 7}) {
+        ASSERT_NO_FATAL_FAILURE(check(slot));
+      }
+      for (int i = 0; i < 200; ++i) {
+        ASSERT_NO_FATAL_FAILURE(check(rng() >> 32));
+      }
+    }
+  }
 }
 
 }  // namespace
