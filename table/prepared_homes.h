@@ -24,10 +24,10 @@ namespace robinhood {
 class PreparedHomes {
  public:
   // `table`'s Prepare asked for the line of `home` (non-zero: a layout's
-  // hint). False, noting nothing, while kNotes notes are not taken (a
-  // batch larger than that): the rest of the batch is prepared for the
-  // filter as well, and its Gets ask it, so that the keys first prepared
-  // keep their notes.
+  // hint). False, noting nothing, while 128 notes are not taken (a batch
+  // larger than that): the rest of the batch is prepared for the filter
+  // as well, and its Gets ask it, so that the keys first prepared keep
+  // their notes.
   static bool Note(const void* table, uint64_t home);
   // Whether one of the next Notes not yet taken named `table` and `home`;
   // takes it and those before it. The next Note starts a new batch.
