@@ -1409,6 +1409,76 @@ TEST_P(MultiGetPrepareTest, OtherFilesNeverShareCachedBlocks) {
   EXPECT_OK(DestroyDB(other, options_));
 }
 
+// Mapped inline files answer a batch's misses from their slots as cheaply
+// as from the filter, so batches that mostly hit skip it: the batched
+// MultiGet of a read-write DB and the compacted DB's prepared Gets ask it
+// for none of their keys, until misses pass a quarter of a file's lookups
+// and it answers them again, and then, once hits are back, none again.
+// Other layouts, and files read without mmap, ask it for every key.
+TEST_P(MultiGetPrepareTest, InlineBatchesSkipTheFilterWhileTheyMostlyHit) {
+  options_.statistics = CreateDBStatistics();
+  Statistics* stats = options_.statistics.get();
+  Model model;
+  ASSERT_NO_FATAL_FAILURE(IngestThree(&model));
+  const bool skips = inline_layout() && mmap();
+  std::vector<std::string> hits, misses;
+  for (int i = 0; i < 900; i++) {
+    // Not a file's last absent key, past its range: RocksDB asks no table.
+    if (i % 300 == 299) continue;
+    (model.count(Key(i)) != 0 ? hits : misses).push_back(Key(i));
+  }
+  // Every key of `keys` in batches of 30 (vector MultiGet on the compacted
+  // DB), checked against the model; how many the filter was asked for.
+  auto asked = [&](const std::vector<std::string>& keys, bool vector) {
+    stats->getAndResetTickerCount(BLOOM_FILTER_USEFUL);
+    stats->getAndResetTickerCount(BLOOM_FILTER_FULL_POSITIVE);
+    for (size_t b = 0; b < keys.size(); b += 30) {
+      const size_t n = std::min<size_t>(30, keys.size() - b);
+      std::vector<Slice> batch(keys.begin() + b, keys.begin() + b + n);
+      std::vector<Status> st(n);
+      std::vector<std::string> got(n);
+      if (vector) {
+        st = db_->MultiGet(ReadOptions(), batch, &got);
+      } else {
+        std::vector<PinnableSlice> values(n);
+        db_->MultiGet(ReadOptions(), db_->DefaultColumnFamily(), n,
+                      batch.data(), values.data(), st.data());
+        for (size_t i = 0; i < n; i++) got[i] = values[i].ToString();
+      }
+      for (size_t i = 0; i < n; i++) {
+        const auto m = model.find(batch[i].ToString());
+        if (m == model.end()) {
+          EXPECT_TRUE(st[i].IsNotFound()) << P(batch[i]) << st[i].ToString();
+        } else {
+          EXPECT_OK(st[i]);
+          EXPECT_EQ(got[i], m->second) << P(batch[i]);
+        }
+      }
+    }
+    return stats->getAndResetTickerCount(BLOOM_FILTER_USEFUL) +
+           stats->getAndResetTickerCount(BLOOM_FILTER_FULL_POSITIVE);
+  };
+  for (bool vector : {false, true}) {
+    SCOPED_TRACE(vector ? "compacted DB, prepared Gets" : "batched MultiGet");
+    if (vector) {
+      ASSERT_OK(OpenReadOnly());
+      ASSERT_NO_FATAL_FAILURE(ExpectCompactedDB());
+    }
+    EXPECT_EQ(asked(hits, vector), skips ? 0u : hits.size());
+    // Misses: the first batches skip the filter, until the share passes a
+    // quarter; a second pass asks it for (nearly) every key.
+    asked(misses, vector);
+    const uint64_t missed = asked(misses, vector);
+    if (skips) {
+      EXPECT_GT(missed, misses.size() * 9 / 10);
+    } else {
+      EXPECT_EQ(missed, misses.size());
+    }
+    asked(hits, vector);
+    EXPECT_EQ(asked(hits, vector), skips ? 0u : hits.size());
+  }
+}
+
 TEST_P(MultiGetPrepareTest, EveryMultiGetAnswersAsGet) {
   Model model;
   ASSERT_NO_FATAL_FAILURE(IngestThree(&model));
