@@ -2,8 +2,8 @@
 // the filter first and the layout's home prefetched (a batch on a mapped
 // inline file whose lookups mostly hit skips the filter: prepared_homes.h);
 // a batch past memory asks the kernel for its keys' pages (residency.h).
-// The reader's open,
-// scans, approximations and checks are in robinhood_table_reader.cc.
+// The reader's open, scans, approximations and checks are in
+// robinhood_table_reader.cc.
 #include "table/robinhood_table_reader.h"
 
 #include "rocksdb/system_clock.h"
