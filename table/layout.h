@@ -108,9 +108,9 @@ class Layout {
     return false;
   }
   // Whether the line PrefetchHome asks for answers a lookup by itself, a
-  // miss there costing what the filter's line would (inline slots): a Get
-  // whose home a Prepare just asked for then skips the filter
-  // (prepared_homes.h).
+  // miss there costing about what the filter's line would (inline slots):
+  // a batch (MultiGet, or Gets whose homes a Prepare just asked for) may
+  // then skip the filter (prepared_homes.h).
   virtual bool HomeAnswersMiss() const { return false; }
   // MultiGet's second pass, once every key's home is on its way: brings in
   // what the lookup reads after its home, if the layout can know it.

@@ -155,9 +155,18 @@ class RobinHoodTableReader : public TableReader, private TableView {
   Residency residency_;
   // The layout's HashIsKeyHash(), asked once.
   bool hash_is_key_hash_ = true;
-  // A Prepare whose key's Get may skip the filter (prepared_homes.h): the
-  // layout's HomeAnswersMiss(), asked once, and whether this reader's
-  // Prepare has been called, so that other readers' Gets never look.
+  // Whether a batch's lookups skip the filter now: a mapped file in memory
+  // whose home's line answers a miss by itself (inline slots), while under
+  // a quarter of its lookups miss (prepared_homes.h). Without mmap or past
+  // memory the filter saves reads; where misses dominate, its line is the
+  // cheaper one to wait on.
+  bool BatchSkipsFilter() const {
+    return home_answers_miss_ && filter_.usable() && mmap() &&
+           !residency_.MostlyOnDisk() && !misses_.MostlyMisses();
+  }
+
+  // The layout's HomeAnswersMiss(), asked once, and whether this reader's
+  // Prepare has noted a home, so that other readers' Gets never look.
   bool home_answers_miss_ = false;
   std::atomic<bool> prepared_seen_{false};
 };

@@ -127,13 +127,9 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
   bool may_match[MultiGetContext::MAX_BATCH_SIZE];
   uint64_t hashes[MultiGetContext::MAX_BATCH_SIZE];
   Layout::Hint hints[MultiGetContext::MAX_BATCH_SIZE];
-  // Mapped inline slots in memory answer a miss by themselves: while under
-  // a quarter of the file's lookups miss, the batch skips the filter, as
-  // prepared Gets do (prepared_homes.h), and asks for the homes alone.
-  const bool skip_filter = filter_.usable() && !skip_filters &&
-                           home_answers_miss_ && mmap() &&
-                           !residency_.MostlyOnDisk() &&
-                           !misses_.MostlyMisses();
+  // Where the homes answer misses by themselves, the batch asks for them
+  // alone, as prepared Gets do.
+  const bool skip_filter = !skip_filters && BatchSkipsFilter();
   const bool filtered = filter_.usable() && !skip_filters && !skip_filter;
   const bool hashed = filtered && filter_.hashed();
   Slice user_keys[MultiGetContext::MAX_BATCH_SIZE];
@@ -204,17 +200,16 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
     }
     ParsedInternalKey target;
     *it->s = ParseInternalKey(it->ikey, &target, /*log_err_key=*/false);
-    if (it->s->ok()) {
-      const GetContext::GetState before = it->get_context->State();
-      *it->s =
-          LayoutGet(target, hashes[i], key_hashes[i], hints[i], use,
-                    it->get_context);
-      NoteNeedsRead(*it->s, use, it->get_context);
-      // What the filter would have said (Get's note).
-      if (skip_filter) {
-        misses_.Note(it->s->ok() && it->get_context->State() == before,
-                     key_hashes[i]);
-      }
+    if (!it->s->ok()) continue;
+    const GetContext::GetState before =
+        skip_filter ? it->get_context->State() : GetContext::kNotFound;
+    *it->s = LayoutGet(target, hashes[i], key_hashes[i], hints[i], use,
+                       it->get_context);
+    NoteNeedsRead(*it->s, use, it->get_context);
+    // What the filter would have said (Get's note).
+    if (skip_filter) {
+      misses_.Note(it->s->ok() && it->get_context->State() == before,
+                   key_hashes[i]);
     }
   }
 }
@@ -231,13 +226,10 @@ void RobinHoodTableReader::Prepare(const Slice& internal_key) {
   // so that Get finds both in cache.
   const uint64_t hash = layout_->HashOf(user_key);
   const Layout::Hint hint = layout_->PrefetchHome(user_key, hash);
-  // Where the home's line answers the Get by itself and is in memory, the
-  // Get skips the filter, while under a quarter of the file's lookups
-  // miss (a miss then waits on a line of the slots, not of the smaller
-  // filter, which more often stays cached: on 10M keys, misses took 38%
-  // longer and hits 9% less): no filter line here.
-  if (hint != Layout::kNoHint && home_answers_miss_ && filter_.usable() &&
-      !residency_.MostlyOnDisk() && !misses_.MostlyMisses() &&
+  // Where the home's line answers the Get by itself, the Get skips the
+  // filter (BatchSkipsFilter: skipping it whatever the misses, on 10M keys
+  // misses took 38% longer and hits 9% less): no filter line here.
+  if (hint != Layout::kNoHint && BatchSkipsFilter() &&
       PreparedHomes::Note(this, hint)) {
     if (!prepared_seen_.load(std::memory_order_relaxed)) {
       prepared_seen_.store(true, std::memory_order_relaxed);
