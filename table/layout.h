@@ -109,8 +109,8 @@ class Layout {
   }
   // Whether the line PrefetchHome asks for answers a lookup by itself, a
   // miss there costing about what the filter's line would (inline slots):
-  // a batch (MultiGet, or Gets whose homes a Prepare just asked for) may
-  // then skip the filter (prepared_homes.h).
+  // lookups that mostly hit may then skip the filter
+  // (RobinHoodTableReader::SkipsFilter).
   virtual bool HomeAnswersMiss() const { return false; }
   // MultiGet's second pass, once every key's home is on its way: brings in
   // what the lookup reads after its home, if the layout can know it.

@@ -7,9 +7,8 @@
 // file of a gigabyte, a page walk and two lines from memory): on 10M keys
 // of 100-byte values, hits took 4% to 11% longer asking after the answer
 // and misses 14% to 23% less. The two orders cost about the same at one
-// miss in four. Where a prepared home answers by itself (inline slots,
-// prepared_homes.h), the same share decides whether a batch's Gets skip
-// the filter.
+// miss in four. Where the home answers a miss by itself (inline slots),
+// the same share decides whether lookups skip the filter.
 //
 // Without locks: concurrent lookups may lose one another's updates, which
 // only slows the average. One key in eight (by hash bits) updates it, and

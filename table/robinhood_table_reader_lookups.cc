@@ -1,13 +1,12 @@
 // RobinHoodTableReader's point lookups: Get, MultiGet and Prepare, with
-// the filter first and the layout's home prefetched (a batch on a mapped
-// inline file whose lookups mostly hit skips the filter: prepared_homes.h);
-// a batch past memory asks the kernel for its keys' pages (residency.h).
+// the filter first and the layout's home prefetched (on a mapped inline
+// file whose lookups mostly hit, without the filter: SkipsFilter); a batch
+// past memory asks the kernel for its keys' pages (residency.h).
 // The reader's open, scans, approximations and checks are in
 // robinhood_table_reader.cc.
 #include "table/robinhood_table_reader.h"
 
 #include "rocksdb/system_clock.h"
-#include "table/prepared_homes.h"
 
 namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
@@ -24,15 +23,10 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
   uint64_t key_hash = hash;
   bool have_key_hash = hash_is_key_hash_;
   Layout::Hint hint = Layout::kNoHint;
-  // A key whose home a Prepare just asked for, where that line answers
-  // by itself, skips the filter (prepared_homes.h).
-  bool prepared = false;
-  if (filter_.usable() && !skip_filters && home_answers_miss_ &&
-      prepared_seen_.load(std::memory_order_relaxed)) {
-    hint = layout_->PrefetchHome(target.user_key, hash);
-    prepared = hint != Layout::kNoHint && PreparedHomes::Take(this, hint);
-  }
-  if (filter_.usable() && !skip_filters && !prepared) {
+  const bool filtered = filter_.usable() && !skip_filters;
+  // A mapped inline file whose lookups mostly hit reads its slots alone.
+  const bool skip_filter = filtered && SkipsFilter();
+  if (filtered && !skip_filter) {
     // The filter's line and the home's are asked for before either is
     // read, so a key waits on the two at once, not one after the other.
     // The home first where the layout computes it (slots, a log's index:
@@ -43,9 +37,7 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     // filter's yes (miss_share.h).
     const bool search = layout_->SearchesForHome();
     const bool expect_miss = search && misses_.MostlyMisses();
-    if (!search && hint == Layout::kNoHint) {
-      hint = layout_->PrefetchHome(target.user_key, hash);
-    }
+    if (!search) hint = layout_->PrefetchHome(target.user_key, hash);
     const uint64_t filter_hash =
         filter_.hashed() ? KeyHashOf(target.user_key, hash) : 0;
     if (filter_.hashed()) {
@@ -74,11 +66,11 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
   const ReadUse use = UseOf(ro);
   // The common read returns the layout's answer as it comes.
   if (!use.no_io) {
-    if (!prepared) {
+    if (!skip_filter) {
       return LayoutGet(target, hash, key_hash, hint, use, get_context);
     }
     // What the filter would have said, for the share of misses past which
-    // Prepare stops skipping it.
+    // lookups ask it again.
     const GetContext::GetState before = get_context->State();
     s = LayoutGet(target, hash, key_hash, hint, use, get_context);
     misses_.Note(s.ok() && get_context->State() == before, key_hash);
@@ -128,8 +120,8 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
   uint64_t hashes[MultiGetContext::MAX_BATCH_SIZE];
   Layout::Hint hints[MultiGetContext::MAX_BATCH_SIZE];
   // Where the homes answer misses by themselves, the batch asks for them
-  // alone, as prepared Gets do.
-  const bool skip_filter = !skip_filters && BatchSkipsFilter();
+  // alone, as Get does.
+  const bool skip_filter = !skip_filters && SkipsFilter();
   const bool filtered = filter_.usable() && !skip_filters && !skip_filter;
   const bool hashed = filtered && filter_.hashed();
   Slice user_keys[MultiGetContext::MAX_BATCH_SIZE];
@@ -226,16 +218,9 @@ void RobinHoodTableReader::Prepare(const Slice& internal_key) {
   // so that Get finds both in cache.
   const uint64_t hash = layout_->HashOf(user_key);
   const Layout::Hint hint = layout_->PrefetchHome(user_key, hash);
-  // Where the home's line answers the Get by itself, the Get skips the
-  // filter (BatchSkipsFilter: skipping it whatever the misses, on 10M keys
-  // misses took 38% longer and hits 9% less): no filter line here.
-  if (hint != Layout::kNoHint && BatchSkipsFilter() &&
-      PreparedHomes::Note(this, hint)) {
-    if (!prepared_seen_.load(std::memory_order_relaxed)) {
-      prepared_seen_.store(true, std::memory_order_relaxed);
-    }
-    return;
-  }
+  // Where the Get that follows skips the filter, no filter line here: a
+  // batch keeps half the misses in flight.
+  if (hint != Layout::kNoHint && SkipsFilter()) return;
   const uint64_t key_hash = KeyHashOf(user_key, hash);
   if (filter_.hashed()) filter_.Prefetch(key_hash);
   AskForHomeOnDisk(user_key, hash, key_hash, hint, /*filtered=*/false);

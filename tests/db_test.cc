@@ -1409,13 +1409,13 @@ TEST_P(MultiGetPrepareTest, OtherFilesNeverShareCachedBlocks) {
   EXPECT_OK(DestroyDB(other, options_));
 }
 
-// Mapped inline files answer a batch's misses from their slots as cheaply
-// as from the filter, so batches that mostly hit skip it: the batched
+// Mapped inline files answer misses from their slots as cheaply as from
+// the filter, so lookups that mostly hit skip it: Get, the batched
 // MultiGet of a read-write DB and the compacted DB's prepared Gets ask it
 // for none of their keys, until misses pass a quarter of a file's lookups
 // and it answers them again, and then, once hits are back, none again.
 // Other layouts, and files read without mmap, ask it for every key.
-TEST_P(MultiGetPrepareTest, InlineBatchesSkipTheFilterWhileTheyMostlyHit) {
+TEST_P(MultiGetPrepareTest, InlineLookupsSkipTheFilterWhileTheyMostlyHit) {
   options_.statistics = CreateDBStatistics();
   Statistics* stats = options_.statistics.get();
   Model model;
@@ -1427,9 +1427,10 @@ TEST_P(MultiGetPrepareTest, InlineBatchesSkipTheFilterWhileTheyMostlyHit) {
     if (i % 300 == 299) continue;
     (model.count(Key(i)) != 0 ? hits : misses).push_back(Key(i));
   }
-  // Every key of `keys` in batches of 30 (vector MultiGet on the compacted
-  // DB), checked against the model; how many the filter was asked for.
-  auto asked = [&](const std::vector<std::string>& keys, bool vector) {
+  enum Path { kGet, kBatched, kCompacted };
+  // Every key of `keys`, by Get or in batches of 30, checked against the
+  // model; how many the filter was asked for.
+  auto asked = [&](const std::vector<std::string>& keys, Path path) {
     stats->getAndResetTickerCount(BLOOM_FILTER_USEFUL);
     stats->getAndResetTickerCount(BLOOM_FILTER_FULL_POSITIVE);
     for (size_t b = 0; b < keys.size(); b += 30) {
@@ -1437,13 +1438,17 @@ TEST_P(MultiGetPrepareTest, InlineBatchesSkipTheFilterWhileTheyMostlyHit) {
       std::vector<Slice> batch(keys.begin() + b, keys.begin() + b + n);
       std::vector<Status> st(n);
       std::vector<std::string> got(n);
-      if (vector) {
+      if (path == kCompacted) {
         st = db_->MultiGet(ReadOptions(), batch, &got);
-      } else {
+      } else if (path == kBatched) {
         std::vector<PinnableSlice> values(n);
         db_->MultiGet(ReadOptions(), db_->DefaultColumnFamily(), n,
                       batch.data(), values.data(), st.data());
         for (size_t i = 0; i < n; i++) got[i] = values[i].ToString();
+      } else {
+        for (size_t i = 0; i < n; i++) {
+          st[i] = db_->Get(ReadOptions(), batch[i], &got[i]);
+        }
       }
       for (size_t i = 0; i < n; i++) {
         const auto m = model.find(batch[i].ToString());
@@ -1458,24 +1463,26 @@ TEST_P(MultiGetPrepareTest, InlineBatchesSkipTheFilterWhileTheyMostlyHit) {
     return stats->getAndResetTickerCount(BLOOM_FILTER_USEFUL) +
            stats->getAndResetTickerCount(BLOOM_FILTER_FULL_POSITIVE);
   };
-  for (bool vector : {false, true}) {
-    SCOPED_TRACE(vector ? "compacted DB, prepared Gets" : "batched MultiGet");
-    if (vector) {
+  for (Path path : {kGet, kBatched, kCompacted}) {
+    SCOPED_TRACE(path == kGet       ? "Get"
+                 : path == kBatched ? "batched MultiGet"
+                                    : "compacted DB, prepared Gets");
+    if (path == kCompacted) {
       ASSERT_OK(OpenReadOnly());
       ASSERT_NO_FATAL_FAILURE(ExpectCompactedDB());
     }
-    EXPECT_EQ(asked(hits, vector), skips ? 0u : hits.size());
-    // Misses: the first batches skip the filter, until the share passes a
+    EXPECT_EQ(asked(hits, path), skips ? 0u : hits.size());
+    // Misses: the first keys skip the filter, until the share passes a
     // quarter; a second pass asks it for (nearly) every key.
-    asked(misses, vector);
-    const uint64_t missed = asked(misses, vector);
+    asked(misses, path);
+    const uint64_t missed = asked(misses, path);
     if (skips) {
       EXPECT_GT(missed, misses.size() * 9 / 10);
     } else {
       EXPECT_EQ(missed, misses.size());
     }
-    asked(hits, vector);
-    EXPECT_EQ(asked(hits, vector), skips ? 0u : hits.size());
+    asked(hits, path);
+    EXPECT_EQ(asked(hits, path), skips ? 0u : hits.size());
   }
 }
 

@@ -1615,148 +1615,123 @@ TEST(TableTest, PreparedInlineBatchWithoutMmapAsksForHomeSlots) {
   }
 }
 
-// A host that prepares a batch before its Gets (the compacted DB's
-// MultiGet) has each inline key's home slot on its way: the Get reads the
-// run there, which answers a miss as the filter's line would, and skips
-// the filter. Gets in another order than the Prepares, and Gets never
-// prepared, ask the filter; every answer is the model's.
-TEST(TableTest, PreparedInlineGetsSkipTheFilter) {
-  for (bool key_order : {true, false}) {
-    SCOPED_TRACE(key_order ? "slots in key order" : "slots in hash order");
-    Harness h(true);
-    std::shared_ptr<Statistics> stats = CreateDBStatistics();
-    h.SetStatistics(stats.get());
-    RobinHoodTableOptions opts;
-    opts.inline_key_order = key_order;
-    Entries model = RandomPuts(2000, 8, 4, 31);
-    ASSERT_OK(h.Build(model, opts));
-    std::unique_ptr<TableReader> t;
-    ASSERT_OK(h.Open(&t));
-    ASSERT_NE(ViewOf(t.get()).layout().AsInline(), nullptr);
-    ASSERT_TRUE(ViewOf(t.get()).filter().usable());
-    ASSERT_EQ(ViewOf(t.get()).layout().AsInline()->table().key_ordered(),
-              key_order);
-    // Present keys, and one in eight absent, which the filter would mostly
-    // rule out (prepared Gets that mostly miss ask it: the next test).
-    std::vector<std::string> batch;
-    for (size_t i = 0; i < 80; ++i) {
-      const std::string k = ExtractUserKey(model[i * 23].first).ToString();
-      batch.push_back(i % 8 == 7 ? k + "x" : k);
-    }
-    auto filter_asked = [&] {
-      return stats->getAndResetTickerCount(BLOOM_FILTER_USEFUL) +
-             stats->getAndResetTickerCount(BLOOM_FILTER_FULL_POSITIVE);
-    };
-    auto prepare = [&](size_t from, size_t to) {
-      for (size_t i = from; i < to; ++i) {
-        t->Prepare(IKey(batch[i], kMaxSequenceNumber, kValueTypeForSeek));
+// On a mapped inline file in memory a key's run of slots answers a miss
+// as the filter's line would: Gets that mostly hit read the run alone,
+// whether or not a Prepare asked for the home first (the compacted DB's
+// MultiGet), in any order, keys wider than the slots included. Without
+// mmap each Get asks the filter, which saves reads. Every answer is the
+// model's.
+TEST(TableTest, InlineGetsSkipTheFilterWhileTheyMostlyHit) {
+  for (bool mmap : {true, false}) {
+    for (bool key_order : {true, false}) {
+      SCOPED_TRACE(std::string(mmap ? "mmap, " : "pread, ") +
+                   (key_order ? "slots in key order" : "slots in hash order"));
+      Harness h(mmap);
+      std::shared_ptr<Statistics> stats = CreateDBStatistics();
+      h.SetStatistics(stats.get());
+      RobinHoodTableOptions opts;
+      opts.inline_key_order = key_order;
+      Entries model = RandomPuts(2000, 8, 4, 31);
+      ASSERT_OK(h.Build(model, opts));
+      std::unique_ptr<TableReader> t;
+      ASSERT_OK(h.Open(&t));
+      ASSERT_NE(ViewOf(t.get()).layout().AsInline(), nullptr);
+      ASSERT_TRUE(ViewOf(t.get()).filter().usable());
+      ASSERT_EQ(ViewOf(t.get()).layout().AsInline()->table().key_ordered(),
+                key_order);
+      // Present keys, and one in eight absent (9 bytes: wider than the
+      // 8-byte slots), too few to pass a quarter of the lookups.
+      std::vector<std::string> batch;
+      for (size_t i = 0; i < 80; ++i) {
+        const std::string k = ExtractUserKey(model[i * 23].first).ToString();
+        batch.push_back(i % 8 == 7 ? k + "x" : k);
       }
-    };
-    // Never prepared: every Get asks the filter.
-    for (const auto& k : batch) {
-      ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), model, k, kMaxSequenceNumber));
-    }
-    EXPECT_EQ(filter_asked(), batch.size());
-    // Prepared in batches of 40 (two of them), then read in that order:
-    // none asks. A key wider than the slots (the "x" ones are 9 bytes of
-    // 8-byte slots) has no home to prepare and asks.
-    size_t wide = 0;
-    for (const auto& k : batch) wide += k.size() > 8 ? 1 : 0;
-    for (size_t from = 0; from < batch.size(); from += 40) {
-      prepare(from, from + 40);
-      for (size_t i = from; i < from + 40; ++i) {
+      auto filter_asked = [&] {
+        return stats->getAndResetTickerCount(BLOOM_FILTER_USEFUL) +
+               stats->getAndResetTickerCount(BLOOM_FILTER_FULL_POSITIVE);
+      };
+      const uint64_t each = mmap ? 0 : batch.size();
+      for (const auto& k : batch) {
         ASSERT_NO_FATAL_FAILURE(
-            CheckGet(t.get(), model, batch[i], kMaxSequenceNumber));
+            CheckGet(t.get(), model, k, kMaxSequenceNumber));
       }
-    }
-    EXPECT_EQ(filter_asked(), wide);
-    // Read backwards after preparing forwards: the last key skips, the
-    // rest, whose notes it passed, ask.
-    prepare(0, 10);
-    for (size_t i = 10; i-- > 0;) {
-      ASSERT_NO_FATAL_FAILURE(
-          CheckGet(t.get(), model, batch[i], kMaxSequenceNumber));
-    }
-    EXPECT_EQ(filter_asked(), 9u);
-    // More keys than the notes hold: the first 128 skip the filter, the
-    // rest were prepared for it and ask it.
-    std::vector<std::string> big;
-    for (size_t i = 0; i < 200; ++i) {
-      big.push_back(ExtractUserKey(model[i * 9].first).ToString());
-    }
-    for (const auto& k : big) {
-      t->Prepare(IKey(k, kMaxSequenceNumber, kValueTypeForSeek));
-    }
-    for (const auto& k : big) {
-      ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), model, k, kMaxSequenceNumber));
-    }
-    EXPECT_EQ(filter_asked(), 200u - 128u);
-    // Version's Get: each key prepared in every level-0 file (here 20
-    // readers of the file), then read only in the first, as if found
-    // there: the notes the other files leave do not stop the next keys'.
-    std::vector<std::unique_ptr<TableReader>> level0(20);
-    for (auto& r : level0) ASSERT_OK(h.Open(&r));
-    for (size_t i = 0; i < 40; ++i) {
-      const std::string k = ExtractUserKey(model[i * 41].first).ToString();
-      for (auto& r : level0) {
-        r->Prepare(IKey(k, kMaxSequenceNumber, kValueTypeForSeek));
+      EXPECT_EQ(filter_asked(), each);
+      // Prepared in batches of 40, read backwards.
+      for (size_t from = 0; from < batch.size(); from += 40) {
+        for (size_t i = from; i < from + 40; ++i) {
+          t->Prepare(IKey(batch[i], kMaxSequenceNumber, kValueTypeForSeek));
+        }
+        for (size_t i = from + 40; i-- > from;) {
+          ASSERT_NO_FATAL_FAILURE(
+              CheckGet(t.get(), model, batch[i], kMaxSequenceNumber));
+        }
       }
-      ASSERT_NO_FATAL_FAILURE(
-          CheckGet(level0[0].get(), model, k, kMaxSequenceNumber));
+      EXPECT_EQ(filter_asked(), each);
+      // A skip_filters Get (RocksDB's, where the filter is known useless)
+      // asks nothing either way.
+      for (const auto& k : batch) {
+        ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), model, k, kMaxSequenceNumber,
+                                         /*skip_filters=*/true));
+      }
+      EXPECT_EQ(filter_asked(), 0u);
     }
-    EXPECT_EQ(filter_asked(), 0u);
   }
 }
 
-// Prepared Gets that mostly miss go back to the filter, whose line a miss
-// waits on more cheaply than a run of slots; once they mostly hit again,
-// they skip it again. Every answer stays the model's.
-TEST(TableTest, PreparedInlineGetsAskTheFilterWhileTheyMostlyMiss) {
-  Harness h(true);
-  std::shared_ptr<Statistics> stats = CreateDBStatistics();
-  h.SetStatistics(stats.get());
-  Entries model = RandomPuts(4000, 8, 4, 37);
-  ASSERT_OK(h.Build(model, RobinHoodTableOptions()));
-  std::unique_ptr<TableReader> t;
-  ASSERT_OK(h.Open(&t));
-  ASSERT_NE(ViewOf(t.get()).layout().AsInline(), nullptr);
-  std::set<std::string> present;
-  for (const auto& e : model) present.insert(ExtractUserKey(e.first).ToString());
-  std::vector<std::string> absent;
-  std::mt19937_64 rng(41);
-  while (absent.size() < 4000) {
-    std::string k(8, '\0');
-    for (char& c : k) c = static_cast<char>(rng());
-    if (present.count(k) == 0) absent.push_back(k);
-  }
-  // Batches of 50 keys, prepared then read; how many asked the filter.
-  auto batches = [&](const std::vector<std::string>& keys, size_t from) {
-    stats->getAndResetTickerCount(BLOOM_FILTER_USEFUL);
-    stats->getAndResetTickerCount(BLOOM_FILTER_FULL_POSITIVE);
-    for (size_t b = from; b < from + 1000; b += 50) {
-      for (size_t i = b; i < b + 50; ++i) {
-        t->Prepare(IKey(keys[i], kMaxSequenceNumber, kValueTypeForSeek));
-      }
-      for (size_t i = b; i < b + 50; ++i) {
-        CheckGet(t.get(), model, keys[i], kMaxSequenceNumber);
-        if (HasFatalFailure()) return uint64_t{0};
-      }
+// Gets that mostly miss go back to the filter, whose line a miss waits on
+// more cheaply than a run of slots; once they mostly hit again, they skip
+// it again. Alone and after a Prepare each; every answer the model's.
+TEST(TableTest, InlineGetsAskTheFilterWhileTheyMostlyMiss) {
+  for (bool prepared : {false, true}) {
+    SCOPED_TRACE(prepared ? "prepared batches" : "Gets alone");
+    Harness h(true);
+    std::shared_ptr<Statistics> stats = CreateDBStatistics();
+    h.SetStatistics(stats.get());
+    Entries model = RandomPuts(4000, 8, 4, 37);
+    ASSERT_OK(h.Build(model, RobinHoodTableOptions()));
+    std::unique_ptr<TableReader> t;
+    ASSERT_OK(h.Open(&t));
+    ASSERT_NE(ViewOf(t.get()).layout().AsInline(), nullptr);
+    std::set<std::string> present;
+    for (const auto& e : model) {
+      present.insert(ExtractUserKey(e.first).ToString());
     }
-    return stats->getAndResetTickerCount(BLOOM_FILTER_USEFUL) +
-           stats->getAndResetTickerCount(BLOOM_FILTER_FULL_POSITIVE);
-  };
-  std::vector<std::string> hits;
-  for (size_t i = 0; i < 4000; ++i) {
-    hits.push_back(ExtractUserKey(model[i].first).ToString());
+    std::vector<std::string> absent;
+    std::mt19937_64 rng(41);
+    while (absent.size() < 4000) {
+      std::string k(8, '\0');
+      for (char& c : k) c = static_cast<char>(rng());
+      if (present.count(k) == 0) absent.push_back(k);
+    }
+    // 1,000 keys in batches of 50; how many asked the filter.
+    auto batches = [&](const std::vector<std::string>& keys, size_t from) {
+      stats->getAndResetTickerCount(BLOOM_FILTER_USEFUL);
+      stats->getAndResetTickerCount(BLOOM_FILTER_FULL_POSITIVE);
+      for (size_t b = from; b < from + 1000; b += 50) {
+        for (size_t i = b; prepared && i < b + 50; ++i) {
+          t->Prepare(IKey(keys[i], kMaxSequenceNumber, kValueTypeForSeek));
+        }
+        for (size_t i = b; i < b + 50; ++i) {
+          CheckGet(t.get(), model, keys[i], kMaxSequenceNumber);
+          if (HasFatalFailure()) return uint64_t{0};
+        }
+      }
+      return stats->getAndResetTickerCount(BLOOM_FILTER_USEFUL) +
+             stats->getAndResetTickerCount(BLOOM_FILTER_FULL_POSITIVE);
+    };
+    std::vector<std::string> hits;
+    for (size_t i = 0; i < 4000; ++i) {
+      hits.push_back(ExtractUserKey(model[i].first).ToString());
+    }
+    EXPECT_EQ(batches(hits, 0), 0u);
+    // The first misses skip the filter, until the share passes a quarter.
+    EXPECT_GT(batches(absent, 0), 0u);
+    EXPECT_GT(batches(absent, 1000), 950u);
+    // Hits again: back under a quarter, they skip it.
+    EXPECT_LT(batches(hits, 1000), 1000u);
+    EXPECT_EQ(batches(hits, 2000), 0u);
+    ASSERT_FALSE(HasFatalFailure());
   }
-  EXPECT_EQ(batches(hits, 0), 0u);
-  // The first misses skip the filter, until the share passes a quarter.
-  EXPECT_GT(batches(absent, 0), 0u);
-  EXPECT_GT(batches(absent, 1000), 950u);
-  // Hits again: back under a quarter, they skip it.
-  EXPECT_LT(batches(hits, 1000), 1000u);
-  EXPECT_EQ(batches(hits, 2000), 0u);
-  ASSERT_FALSE(HasFatalFailure());
 }
 
 // The same for log files: each key asks for the block of its entry (the
@@ -2161,7 +2136,9 @@ TEST(TableTest, InlineOpenReadsHeadsAndALookupOnePage) {
 // The default hash filter: with mmap, opening a file reads none of its
 // blocks, and a damaged page of them is Corruption for the lookups that
 // read it (naming the page and where it is), a right answer for the
-// others; without mmap the filter is checked whole at open.
+// others; without mmap the filter is checked whole at open. (A mapped
+// inline file whose lookups mostly hit reads no filter: here every
+// present key's lookup follows an absent key's, so that all ask it.)
 TEST(TableTest, HashFilterPagesAreCheckedAsRead) {
   Harness built(false);
   Entries entries;
@@ -2195,36 +2172,56 @@ TEST(TableTest, HashFilterPagesAreCheckedAsRead) {
   Harness mapped(true);
   mapped.Write(bytes);
   ASSERT_OK(mapped.Open(&t));
-  int damaged = 0, found = 0;
+  int damaged = 0, found = 0, absent_damaged = 0;
+  std::mt19937_64 rng(7);
   for (const auto& e : entries) {
-    PinnableSlice value;
-    SequenceNumber max_covering = 0;
-    MergeContext merge_context;
-    const std::string user_key = ExtractUserKey(e.first).ToString();
-    GetContext ctx(BytewiseComparator(), nullptr, nullptr, nullptr,
-                   GetContext::kNotFound, user_key, &value, nullptr, nullptr,
-                   &merge_context, true, &max_covering,
-                   SystemClock::Default().get());
-    const Status s = t->Get(ReadOptions(),
-                            IKey(user_key, kMaxSequenceNumber,
-                                 kValueTypeForSeek),
-                            &ctx, nullptr);
-    if (s.ok()) {
-      ASSERT_EQ(ctx.State(), GetContext::kFound);
-      ASSERT_EQ(value.ToString(), "v");
-      ++found;
-    } else {
-      ASSERT_TRUE(s.IsCorruption()) << s.ToString();
-      EXPECT_NE(s.ToString().find("filter: checksum mismatch in page 2 at offset " +
-                                  std::to_string(page_at)),
-                std::string::npos)
-          << s.ToString();
-      ++damaged;
+    for (bool present : {false, true}) {
+      PinnableSlice value;
+      SequenceNumber max_covering = 0;
+      MergeContext merge_context;
+      std::string user_key = ExtractUserKey(e.first).ToString();
+      // An absent key: 8 random bytes that no entry has.
+      if (!present) {
+        do {
+          EncodeFixed64(&user_key[0], rng());
+        } while (std::binary_search(
+            entries.begin(), entries.end(),
+            std::make_pair(IKey(user_key, 0, kTypeValue), std::string("v")),
+            [&](const auto& a, const auto& b) {
+              return built.icmp().Compare(a.first, b.first) < 0;
+            }));
+      }
+      GetContext ctx(BytewiseComparator(), nullptr, nullptr, nullptr,
+                     GetContext::kNotFound, user_key, &value, nullptr,
+                     nullptr, &merge_context, true, &max_covering,
+                     SystemClock::Default().get());
+      const Status s = t->Get(ReadOptions(),
+                              IKey(user_key, kMaxSequenceNumber,
+                                   kValueTypeForSeek),
+                              &ctx, nullptr);
+      if (s.ok()) {
+        ASSERT_EQ(ctx.State(),
+                  present ? GetContext::kFound : GetContext::kNotFound);
+        if (present) {
+          ASSERT_EQ(value.ToString(), "v");
+          ++found;
+        }
+      } else {
+        ASSERT_TRUE(s.IsCorruption()) << s.ToString();
+        EXPECT_NE(s.ToString().find(
+                      "filter: checksum mismatch in page 2 at offset " +
+                      std::to_string(page_at)),
+                  std::string::npos)
+            << s.ToString();
+        ++(present ? damaged : absent_damaged);
+      }
     }
   }
   // About 64 of the file's 1954 blocks.
   EXPECT_GT(damaged, 2000);
   EXPECT_LT(damaged, 5000);
+  EXPECT_GT(absent_damaged, 2000);
+  EXPECT_LT(absent_damaged, 5000);
   EXPECT_EQ(found + damaged, static_cast<int>(entries.size()));
   // A whole check reads the whole filter.
   const Status whole = t->VerifyChecksum(ReadOptions(),
