@@ -28,8 +28,6 @@ class InlineLayout : public Layout {
   Hint PrefetchHome(const Slice& user_key, uint64_t hash) const override {
     return table_.PrefetchHome(user_key, hash);
   }
-  // A run of slots holds the key or shows it absent.
-  bool HomeAnswersMiss() const override { return true; }
   bool HomeInFile(const Slice& user_key, uint64_t hash, Hint hint,
                   uint64_t* offset, size_t* n) const override {
     return table_.HomeInFile(user_key, hash, hint, offset, n);

@@ -107,11 +107,6 @@ class Layout {
                           size_t* /*n*/) const {
     return false;
   }
-  // Whether the line PrefetchHome asks for answers a lookup by itself, a
-  // miss there costing about what the filter's line would (inline slots):
-  // lookups that mostly hit may then skip the filter
-  // (RobinHoodTableReader::SkipsFilter).
-  virtual bool HomeAnswersMiss() const { return false; }
   // MultiGet's second pass, once every key's home is on its way: brings in
   // what the lookup reads after its home, if the layout can know it.
   virtual void PrefetchAfterHome(const Slice& /*user_key*/, uint64_t /*hash*/,

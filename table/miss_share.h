@@ -7,8 +7,8 @@
 // file of a gigabyte, a page walk and two lines from memory): on 10M keys
 // of 100-byte values, hits took 4% to 11% longer asking after the answer
 // and misses 14% to 23% less. The two orders cost about the same at one
-// miss in four. Where the home answers a miss by itself (inline slots),
-// the same share decides whether lookups skip the filter.
+// miss in four. On a mapped file in memory the same share decides
+// whether lookups skip the filter (RobinHoodTableReader::SkipsFilter).
 //
 // Without locks: concurrent lookups may lose one another's updates, which
 // only slows the average. One key in eight (by hash bits) updates it, and

@@ -48,6 +48,13 @@ class Residency {
   // memory, about one timed lookup in 500 was slow: at 1/32 one batched
   // lookup in 50 asked for a page in memory, at 1/10 none to one in 6,000.
   bool MostlyOnDisk() const { return timed_.MoreThanOneIn(10); }
+  // Whether no sampled lookup read from disk lately (about the last 40
+  // samples, 2,700 lookups). Skipping the filter (a miss then reads its
+  // home, not the filter's cached line) pays only while nearly nothing is
+  // read from disk: with a miss in five lookups, a hit spared 60 ns and a
+  // read from disk costing hundreds of microseconds, one lookup in a
+  // thousand reading from disk costs as much as the skip spares.
+  bool InMemory() const { return !timed_.MoreThanOneIn(256); }
 
   // A lookup whose page is in memory takes a few microseconds here even
   // through a positioned read and a checksum (a mapped page not yet in the

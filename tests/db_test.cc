@@ -1409,18 +1409,18 @@ TEST_P(MultiGetPrepareTest, OtherFilesNeverShareCachedBlocks) {
   EXPECT_OK(DestroyDB(other, options_));
 }
 
-// Mapped inline files answer misses from their slots as cheaply as from
-// the filter, so lookups that mostly hit skip it: Get, the batched
-// MultiGet of a read-write DB and the compacted DB's prepared Gets ask it
-// for none of their keys, until misses pass a quarter of a file's lookups
-// and it answers them again, and then, once hits are back, none again.
-// Other layouts, and files read without mmap, ask it for every key.
-TEST_P(MultiGetPrepareTest, InlineLookupsSkipTheFilterWhileTheyMostlyHit) {
+// Mapped files in memory answer misses from their homes, so lookups that
+// mostly hit skip the filter: Get, the batched MultiGet of a read-write DB
+// and the compacted DB's prepared Gets ask it for none of their keys,
+// until misses pass a quarter of a file's lookups and it answers them
+// again, and then, once hits are back, none again. Files read without
+// mmap ask it for every key.
+TEST_P(MultiGetPrepareTest, MappedLookupsSkipTheFilterWhileTheyMostlyHit) {
   options_.statistics = CreateDBStatistics();
   Statistics* stats = options_.statistics.get();
   Model model;
   ASSERT_NO_FATAL_FAILURE(IngestThree(&model));
-  const bool skips = inline_layout() && mmap();
+  const bool skips = mmap();
   std::vector<std::string> hits, misses;
   for (int i = 0; i < 900; i++) {
     // Not a file's last absent key, past its range: RocksDB asks no table.

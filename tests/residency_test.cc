@@ -76,6 +76,31 @@ TEST(ResidencyTest, TimedSamplesNeedTwoSlowLookups) {
   EXPECT_FALSE(r.MostlyOnDisk());
 }
 
+// In memory (where lookups may skip the filter) only while no timed lookup
+// read from disk lately: one is enough to say otherwise, though far from
+// "mostly on disk", and it takes some 40 fast ones to forget it.
+TEST(ResidencyTest, InMemoryUntilOneLookupReadsFromDisk) {
+  Residency r;
+  const int64_t slow = Residency::kFromDiskNanos;
+  const int64_t fast = 3000;
+  EXPECT_TRUE(r.InMemory());
+  for (int i = 0; i < 1000; ++i) r.NoteTime(fast, 0);
+  EXPECT_TRUE(r.InMemory());
+  r.NoteTime(slow, 0);
+  EXPECT_FALSE(r.InMemory());
+  EXPECT_FALSE(r.MostlyOnDisk());
+  int fast_after = 0;
+  while (!r.InMemory() && fast_after < 1000) {
+    r.NoteTime(fast, 0);
+    ++fast_after;
+  }
+  EXPECT_GE(fast_after, 30);
+  EXPECT_LE(fast_after, 60);
+  // An untimed key's lookup says nothing, however slow.
+  r.NoteTime(slow, uint64_t{1} << 63);
+  EXPECT_TRUE(r.InMemory());
+}
+
 class MappedFile {
  public:
   explicit MappedFile(size_t bytes)

@@ -1615,32 +1615,37 @@ TEST(TableTest, PreparedInlineBatchWithoutMmapAsksForHomeSlots) {
   }
 }
 
-// On a mapped inline file in memory a key's run of slots answers a miss
-// as the filter's line would: Gets that mostly hit read the run alone,
+// On a mapped file in memory a key's home (a run of slots, a page's tail,
+// an index slot) shows it absent: Gets that mostly hit read it alone,
 // whether or not a Prepare asked for the home first (the compacted DB's
-// MultiGet), in any order, keys wider than the slots included. Without
-// mmap each Get asks the filter, which saves reads. Every answer is the
-// model's.
-TEST(TableTest, InlineGetsSkipTheFilterWhileTheyMostlyHit) {
-  for (bool mmap : {true, false}) {
-    for (bool key_order : {true, false}) {
-      SCOPED_TRACE(std::string(mmap ? "mmap, " : "pread, ") +
-                   (key_order ? "slots in key order" : "slots in hash order"));
+// MultiGet), in any order. Without mmap each Get asks the filter, which
+// saves reads. Every answer is the model's.
+TEST(TableTest, MappedGetsSkipTheFilterWhileTheyMostlyHit) {
+  struct Shape {
+    const char* name;
+    size_t value_size;
+    bool page_layout;
+  };
+  for (const Shape& shape : {Shape{"inline", 4, true}, Shape{"paged", 100, true},
+                             Shape{"log", 100, false}}) {
+    for (bool mmap : {true, false}) {
+      SCOPED_TRACE(std::string(shape.name) + (mmap ? ", mmap" : ", pread"));
       Harness h(mmap);
       std::shared_ptr<Statistics> stats = CreateDBStatistics();
       h.SetStatistics(stats.get());
       RobinHoodTableOptions opts;
-      opts.inline_key_order = key_order;
-      Entries model = RandomPuts(2000, 8, 4, 31);
+      opts.page_layout = shape.page_layout;
+      Entries model = RandomPuts(2000, 8, shape.value_size, 31);
       ASSERT_OK(h.Build(model, opts));
       std::unique_ptr<TableReader> t;
       ASSERT_OK(h.Open(&t));
-      ASSERT_NE(ViewOf(t.get()).layout().AsInline(), nullptr);
+      const Layout& layout = ViewOf(t.get()).layout();
+      ASSERT_EQ(layout.AsInline() != nullptr, shape.value_size == 4);
+      ASSERT_EQ(layout.AsPaged() != nullptr,
+                shape.value_size != 4 && shape.page_layout);
       ASSERT_TRUE(ViewOf(t.get()).filter().usable());
-      ASSERT_EQ(ViewOf(t.get()).layout().AsInline()->table().key_ordered(),
-                key_order);
-      // Present keys, and one in eight absent (9 bytes: wider than the
-      // 8-byte slots), too few to pass a quarter of the lookups.
+      // Present keys, and one in eight absent (9 bytes: wider than an
+      // inline file's 8-byte slots), too few to pass a quarter.
       std::vector<std::string> batch;
       for (size_t i = 0; i < 80; ++i) {
         const std::string k = ExtractUserKey(model[i * 23].first).ToString();
@@ -1678,10 +1683,55 @@ TEST(TableTest, InlineGetsSkipTheFilterWhileTheyMostlyHit) {
   }
 }
 
+// A mapped file whose timed lookups read from disk (residency.h) asks the
+// filter again, even while its lookups mostly hit: a miss would read its
+// home from disk where the filter's line is cached. One such lookup is
+// enough; some 40 timed lookups from memory later it skips it again.
+TEST(TableTest, MappedGetsAskTheFilterOnceALookupReadsFromDisk) {
+  Harness h(true);
+  std::shared_ptr<Statistics> stats = CreateDBStatistics();
+  h.SetStatistics(stats.get());
+  auto clock = std::make_shared<SlowClock>();
+  h.SetClock(clock.get());
+  Entries model = RandomPuts(20000, 8, 4, 43);
+  ASSERT_OK(h.Build(model, RobinHoodTableOptions()));
+  std::unique_ptr<TableReader> t;
+  ASSERT_OK(h.Open(&t));
+  ASSERT_NE(ViewOf(t.get()).layout().AsInline(), nullptr);
+  std::vector<std::string> keys, timed, untimed;
+  for (const auto& e : model) {
+    keys.push_back(ExtractUserKey(e.first).ToString());
+    const bool is_timed =
+        Residency::Sampled(ViewOf(t.get()).Hash(keys.back()));
+    (is_timed ? timed : untimed).push_back(keys.back());
+  }
+  ASSERT_GE(timed.size(), 60u);
+  auto filter_asked = [&](const std::vector<std::string>& batch, size_t n) {
+    stats->getAndResetTickerCount(BLOOM_FILTER_USEFUL);
+    stats->getAndResetTickerCount(BLOOM_FILTER_FULL_POSITIVE);
+    for (size_t i = 0; i < n; ++i) {
+      CheckGet(t.get(), model, batch[i], kMaxSequenceNumber);
+      if (HasFatalFailure()) return uint64_t{0};
+    }
+    return stats->getAndResetTickerCount(BLOOM_FILTER_USEFUL) +
+           stats->getAndResetTickerCount(BLOOM_FILTER_FULL_POSITIVE);
+  };
+  EXPECT_EQ(filter_asked(keys, 1000), 0u);
+  clock->slow = true;
+  EXPECT_EQ(filter_asked(timed, 1), 0u);
+  clock->slow = false;
+  // Lookups not timed keep it so.
+  EXPECT_EQ(filter_asked(untimed, 500), 500u);
+  // 60 timed ones from memory forget it.
+  filter_asked(timed, 60);
+  EXPECT_EQ(filter_asked(untimed, 500), 0u);
+  ASSERT_FALSE(HasFatalFailure());
+}
+
 // Gets that mostly miss go back to the filter, whose line a miss waits on
 // more cheaply than a run of slots; once they mostly hit again, they skip
 // it again. Alone and after a Prepare each; every answer the model's.
-TEST(TableTest, InlineGetsAskTheFilterWhileTheyMostlyMiss) {
+TEST(TableTest, MappedGetsAskTheFilterWhileTheyMostlyMiss) {
   for (bool prepared : {false, true}) {
     SCOPED_TRACE(prepared ? "prepared batches" : "Gets alone");
     Harness h(true);
