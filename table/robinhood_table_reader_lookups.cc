@@ -19,9 +19,10 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
   Status s = ParseInternalKey(key, &target, /*log_err_key=*/false);
   if (!s.ok()) return s;
   const uint64_t hash = layout_->HashOf(target.user_key);
-  // Gets are sampled by the key's KeyHash, taken once.
-  uint64_t key_hash = hash;
-  bool have_key_hash = hash_is_key_hash_;
+  // The key's KeyHash, taken once: a hash filter's probe, and the sample
+  // of the shares of misses and reads from disk (a key-ordered file's
+  // `hash` is 0).
+  uint64_t key_hash = 0;
   Layout::Hint hint = Layout::kNoHint;
   const bool filtered = filter_.usable() && !skip_filters;
   // A mapped file whose lookups mostly hit reads its home alone.
@@ -38,34 +39,31 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     const bool search = layout_->SearchesForHome();
     const bool expect_miss = search && misses_.MostlyMisses();
     if (!search) hint = layout_->PrefetchHome(target.user_key, hash);
-    const uint64_t filter_hash =
-        filter_.hashed() ? KeyHashOf(target.user_key, hash) : 0;
-    if (filter_.hashed()) {
-      filter_.Prefetch(filter_hash);
-      key_hash = filter_hash;
-      have_key_hash = true;
-    }
+    key_hash = KeyHashOf(target.user_key, hash);
+    if (filter_.hashed()) filter_.Prefetch(key_hash);
     if (search) {
       hint = expect_miss ? layout_->FindHome(target.user_key, hash)
                          : layout_->PrefetchHome(target.user_key, hash);
     }
     bool may = true;
-    s = filter_.KeyMayMatch(target.user_key, filter_hash, &may);
+    s = filter_.KeyMayMatch(target.user_key, key_hash, &may);
     if (!s.ok()) return s;
     RecordTick(may ? BLOOM_FILTER_FULL_POSITIVE : BLOOM_FILTER_USEFUL);
-    misses_.Note(!may, filter_.hashed() ? filter_hash : hash);
+    misses_.Note(!may, key_hash);
     if (!may) return Status::OK();
     if (expect_miss) layout_->PrefetchFoundHome(hint);
     layout_->PrefetchEntry(hint);
-  } else if (skip_filter && !layout_->SearchesForHome()) {
+  } else {
     // A computed home's hint spares the read computing it again (inline,
     // 10M keys: 3-4% off a hit). A searched one (the paged layout's) is
     // left to the read, which asks for the page's tail and the entry's
     // guessed lines together: its hint taken here, each way tried made
     // hits 4% to 15% slower.
-    hint = layout_->PrefetchHome(target.user_key, hash);
+    if (skip_filter && !layout_->SearchesForHome()) {
+      hint = layout_->PrefetchHome(target.user_key, hash);
+    }
+    key_hash = KeyHashOf(target.user_key, hash);
   }
-  if (!have_key_hash) key_hash = Hash(target.user_key);
   const ReadUse use = UseOf(ro);
   // The common read returns the layout's answer as it comes.
   if (!use.no_io) {

@@ -1730,18 +1730,25 @@ TEST(TableTest, MappedGetsAskTheFilterOnceALookupReadsFromDisk) {
 
 // Gets that mostly miss go back to the filter, whose line a miss waits on
 // more cheaply than a run of slots; once they mostly hit again, they skip
-// it again. Alone and after a Prepare each; every answer the model's.
+// it again. Alone and after a Prepare each, with the hash filter and with
+// RocksDB's; every answer the model's.
 TEST(TableTest, MappedGetsAskTheFilterWhileTheyMostlyMiss) {
-  for (bool prepared : {false, true}) {
-    SCOPED_TRACE(prepared ? "prepared batches" : "Gets alone");
+  for (int run = 0; run < 4; ++run) {
+    const bool prepared = run % 2 == 1;
+    const std::string policy = run < 2 ? "hashbloom:10" : "bloomfilter:10";
+    SCOPED_TRACE(policy + (prepared ? ", prepared batches" : ", Gets alone"));
     Harness h(true);
     std::shared_ptr<Statistics> stats = CreateDBStatistics();
     h.SetStatistics(stats.get());
     Entries model = RandomPuts(4000, 8, 4, 37);
-    ASSERT_OK(h.Build(model, RobinHoodTableOptions()));
+    RobinHoodTableOptions opts;
+    opts.filter_policy = policy;
+    ASSERT_OK(h.Build(model, opts));
     std::unique_ptr<TableReader> t;
     ASSERT_OK(h.Open(&t));
     ASSERT_NE(ViewOf(t.get()).layout().AsInline(), nullptr);
+    ASSERT_TRUE(ViewOf(t.get()).filter().usable());
+    ASSERT_EQ(ViewOf(t.get()).filter().hashed(), run < 2);
     std::set<std::string> present;
     for (const auto& e : model) {
       present.insert(ExtractUserKey(e.first).ToString());
