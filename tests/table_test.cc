@@ -1170,6 +1170,14 @@ TEST(TableTest, PagedLookupsAnswerAfterRunsOfMisses) {
   }
 }
 
+// A layout chosen by the entries' size and an option: 4-byte values go
+// inline, longer ones to pages, or to the log with page_layout=false.
+struct LayoutCase {
+  const char* name;
+  size_t value_size;
+  bool page_layout;
+};
+
 // Sorted puts of `n` random keys of `key_bytes`, each value `value_bytes`
 // of one random byte.
 Entries RandomPuts(size_t n, size_t key_bytes, size_t value_bytes,
@@ -1621,13 +1629,9 @@ TEST(TableTest, PreparedInlineBatchWithoutMmapAsksForHomeSlots) {
 // MultiGet), in any order. Without mmap each Get asks the filter, which
 // saves reads. Every answer is the model's.
 TEST(TableTest, MappedGetsSkipTheFilterWhileTheyMostlyHit) {
-  struct Shape {
-    const char* name;
-    size_t value_size;
-    bool page_layout;
-  };
-  for (const Shape& shape : {Shape{"inline", 4, true}, Shape{"paged", 100, true},
-                             Shape{"log", 100, false}}) {
+  for (const LayoutCase& shape :
+       {LayoutCase{"inline", 4, true}, LayoutCase{"paged", 100, true},
+        LayoutCase{"log", 100, false}}) {
     for (bool mmap : {true, false}) {
       SCOPED_TRACE(std::string(shape.name) + (mmap ? ", mmap" : ", pread"));
       Harness h(mmap);
@@ -2297,13 +2301,9 @@ TEST(TableTest, HashFilterPagesAreCheckedAsRead) {
 // A read of an unmapped value would crash; ASan runs this too
 // (tools/test_sanitized.sh).
 TEST(TableTest, ValuesInTheMappingArePinnedAndOutliveTheReader) {
-  struct Case {
-    const char* name;
-    size_t value_size;
-    bool page_layout;
-  };
-  for (const Case& c : {Case{"paged", 600, true}, Case{"inline", 4, true},
-                        Case{"log", 600, false}, Case{"short paged", 100, true}}) {
+  for (const LayoutCase& c :
+       {LayoutCase{"paged", 600, true}, LayoutCase{"inline", 4, true},
+        LayoutCase{"log", 600, false}, LayoutCase{"short paged", 100, true}}) {
     for (bool mmap : {false, true}) {
       for (bool immortal : {false, true}) {
         SCOPED_TRACE(std::string(c.name) + (mmap ? " mmap" : " pread") +
