@@ -20,6 +20,7 @@
 #include "rocksdb/statistics.h"
 #include "tests/db_harness.h"
 #include "tests/fault_fs.h"
+#include "tests/step_clock.h"
 #include "tools/common/db_open.h"
 
 namespace ROCKSDB_NAMESPACE {
@@ -1264,6 +1265,7 @@ class MultiGetPrepareTest
 
   RobinHoodTableOptions rh_;
   std::string dbname_;
+  std::unique_ptr<Env> env_;  // a test's own, if set: outlives db_
   Options options_;
   std::unique_ptr<DB> db_;
 };
@@ -1417,6 +1419,10 @@ TEST_P(MultiGetPrepareTest, OtherFilesNeverShareCachedBlocks) {
 // mmap ask it for every key.
 TEST_P(MultiGetPrepareTest, MappedLookupsSkipTheFilterWhileTheyMostlyHit) {
   options_.statistics = CreateDBStatistics();
+  // In memory by the readers' clock, however the machine is loaded.
+  env_.reset(new CompositeEnvWrapper(
+      Env::Default(), FileSystem::Default(), std::make_shared<StepClock>()));
+  options_.env = env_.get();
   Statistics* stats = options_.statistics.get();
   Model model;
   ASSERT_NO_FATAL_FAILURE(IngestThree(&model));

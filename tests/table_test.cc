@@ -38,6 +38,7 @@
 #include "table/paged_layout.h"
 #include "table/residency.h"
 #include "tests/corruption_harness.h"
+#include "tests/step_clock.h"
 #include "tests/table_harness.h"
 #include "tests/test_util.h"
 
@@ -1196,22 +1197,6 @@ Entries RandomPuts(size_t n, size_t key_bytes, size_t value_bytes,
   return entries;
 }
 
-// The system's clock, but while `slow`, each reading a millisecond past the
-// one before: every lookup timed then took as long as a read from disk.
-class SlowClock : public SystemClockWrapper {
- public:
-  SlowClock() : SystemClockWrapper(SystemClock::Default()) {}
-  const char* Name() const override { return "SlowClock"; }
-  uint64_t NowNanos() override {
-    if (slow) offset_ += 1000000;
-    return target_->NowNanos() + offset_;
-  }
-  std::atomic<bool> slow{false};
-
- private:
-  std::atomic<uint64_t> offset_{0};
-};
-
 // A file put out of the page cache, all but what a reader has mapped in
 // (its dirty pages written first), and its first `bytes` (0: all) mapped
 // here to see which pages come back.
@@ -1268,7 +1253,7 @@ TEST(TableTest, PreparedBatchAsksForPagesOnDisk) {
     }
     return n;
   };
-  auto clock = std::make_shared<SlowClock>();
+  auto clock = std::make_shared<StepClock>();
   h.SetClock(clock.get());
   std::unique_ptr<TableReader> t;
   ASSERT_OK(h.Open(&t));
@@ -1352,7 +1337,7 @@ TEST(TableTest, PreparedBatchAsksForFilterPagesOnDisk) {
   options.filter_policy = "hashbloom:64";
   Harness h(true);
   ASSERT_OK(h.Build(entries, options));
-  auto clock = std::make_shared<SlowClock>();
+  auto clock = std::make_shared<StepClock>();
   h.SetClock(clock.get());
   std::unique_ptr<TableReader> t;
   ASSERT_OK(h.Open(&t));
@@ -1637,6 +1622,9 @@ TEST(TableTest, MappedGetsSkipTheFilterWhileTheyMostlyHit) {
       Harness h(mmap);
       std::shared_ptr<Statistics> stats = CreateDBStatistics();
       h.SetStatistics(stats.get());
+      // In memory by the reader's clock, however the machine is loaded.
+      auto clock = std::make_shared<StepClock>();
+      h.SetClock(clock.get());
       RobinHoodTableOptions opts;
       opts.page_layout = shape.page_layout;
       Entries model = RandomPuts(2000, 8, shape.value_size, 31);
@@ -1695,7 +1683,7 @@ TEST(TableTest, MappedGetsAskTheFilterOnceALookupReadsFromDisk) {
   Harness h(true);
   std::shared_ptr<Statistics> stats = CreateDBStatistics();
   h.SetStatistics(stats.get());
-  auto clock = std::make_shared<SlowClock>();
+  auto clock = std::make_shared<StepClock>();
   h.SetClock(clock.get());
   Entries model = RandomPuts(20000, 8, 4, 43);
   ASSERT_OK(h.Build(model, RobinHoodTableOptions()));
@@ -1744,6 +1732,8 @@ TEST(TableTest, MappedGetsAskTheFilterWhileTheyMostlyMiss) {
     Harness h(true);
     std::shared_ptr<Statistics> stats = CreateDBStatistics();
     h.SetStatistics(stats.get());
+    auto clock = std::make_shared<StepClock>();
+    h.SetClock(clock.get());
     Entries model = RandomPuts(4000, 8, 4, 37);
     RobinHoodTableOptions opts;
     opts.filter_policy = policy;
