@@ -319,13 +319,9 @@ Status InlineTable::DecodeSlot(const char* p, uint64_t slot, Slice* key,
                                Slice* value) const {
   if (p[0] == 0) return Damaged("an entry's slot is empty", slot);
   *key = shape_.KeyOf(p);
-  const uint32_t vlen = shape_.var_value
-                            ? static_cast<uint8_t>(p[shape_.value_at() - 1])
-                            : shape_.value_width;
-  if (key->size() > shape_.key_width || vlen > shape_.value_width) {
+  if (key->size() > shape_.key_width || !ValueOf(p, value)) {
     return Damaged("length beyond the slot", slot);
   }
-  *value = Slice(p + shape_.value_at(), vlen);
   return Status::OK();
 }
 
@@ -380,19 +376,24 @@ Status InlineTable::Find(const Slice& user_key, uint64_t hash, bool verify,
   *found = false;
   // A key wider than the slots is not here.
   if (user_key.size() > shape_.key_width) return Status::OK();
-  Status decoded;
   const uint64_t home =
       known_home != 0 ? known_home - 1 : Home(user_key, hash);
+  const char* hit = nullptr;
+  uint64_t hit_slot = 0;
   Status s = Probe(home, verify, buf,
                    [&](const char* p, uint64_t slot) {
                      if (!HoldsKey(p, user_key)) return false;
-                     Slice k;
-                     decoded = DecodeSlot(p, slot, &k, value);
-                     *found = decoded.ok();
+                     hit = p;
+                     hit_slot = slot;
                      return true;
                    },
                    nullptr, pin);
-  return s.ok() ? decoded : s;
+  if (!s.ok() || hit == nullptr) return s;
+  // The slot holds the key, so it is used and its key length in range
+  // (what DecodeSlot checks besides): only the value's length is left.
+  if (!ValueOf(hit, value)) return Damaged("length beyond the slot", hit_slot);
+  *found = true;
+  return s;
 }
 
 Status InlineTable::SortSlots() const {

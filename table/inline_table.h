@@ -308,6 +308,16 @@ class InlineTable {
   // The order array, read and checked (with the whole directory) on the
   // first call: opening reads only the directory's head.
   Status LoadOrder(const char** order) const;
+  // The value of the used slot at `p`: false, leaving `*value`, where its
+  // length byte says more than the slot holds.
+  bool ValueOf(const char* p, Slice* value) const {
+    const uint32_t vlen = shape_.var_value
+                              ? static_cast<uint8_t>(p[shape_.value_at() - 1])
+                              : shape_.value_width;
+    if (vlen > shape_.value_width) return false;
+    *value = Slice(p + shape_.value_at(), vlen);
+    return true;
+  }
   // Whether the used slot at `p` holds `user_key` (no wider than the
   // slots' keys).
   bool HoldsKey(const char* p, const Slice& user_key) const {

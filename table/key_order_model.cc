@@ -95,6 +95,7 @@ void KeyOrderModel::Fit(uint64_t n, const Slice& first, const Slice& last,
   const size_t most = std::min(first.size(), last.size());
   while (plen < most && first[plen] == last[plen]) ++plen;
   prefix_.assign(first.data(), plen);
+  prefix_number_ = NumberOf(prefix_, 0);
   positions_ = 0;
   digits_.clear();
   alphabets_.clear();
@@ -265,6 +266,7 @@ bool KeyOrderModel::DecodeFrom(Slice* in, uint64_t capacity,
     return false;
   }
   prefix_.assign(in->data() + (need - plen), plen);
+  prefix_number_ = NumberOf(prefix_, 0);
   in->remove_prefix(need);
   capacity_ = capacity;
   if (max_positions == 0) return true;

@@ -48,6 +48,11 @@ bool Layout::SaveEntry(const TableView& view, GetContext* get_context,
                        const ParsedInternalKey& key, const Slice& value,
                        Status* s) {
   bool matched = false;
+  // A copied value needs no Cleanable, whose making and unmaking are
+  // calls into RocksDB on every such lookup.
+  if (!view.MayPin(value)) {
+    return compat::SaveValue(get_context, key, value, &matched, s, nullptr);
+  }
   // What RocksDB does not take over (it copied, or the key did not
   // match) is released when `pinner` goes.
   Cleanable pinner;

@@ -109,6 +109,19 @@ class RobinHoodTableReader : public TableReader, private TableView {
   bool ScanMayNotRead(const ReadOptions& ro) const;
   bool LookupMayNotRead(const ReadOptions& ro) const;
   static ReadUse UseOf(const ReadOptions& ro) { return ReadUse::Of(ro); }
+  // Splits a lookup's internal key as ParseInternalKey does, without the
+  // Status that builds for every lookup: false for a key it would not
+  // take, whose error ParseInternalKey then gives.
+  static bool SplitLookupKey(const Slice& ikey, ParsedInternalKey* target) {
+    if (ikey.size() < kNumInternalBytes) return false;
+    const size_t n = ikey.size() - kNumInternalBytes;
+    const uint64_t packed = DecodeFixed64(ikey.data() + n);
+    target->type = static_cast<ValueType>(packed & 0xff);
+    if (!IsExtendedValueType(target->type)) return false;
+    target->user_key = Slice(ikey.data(), n);
+    target->sequence = packed >> 8;
+    return true;
+  }
   // The end of a lookup: one that needed a read it may not make leaves its
   // key "may exist" (KeyMayExist's answer without a value).
   static void NoteNeedsRead(const Status& s, const ReadUse& use,

@@ -16,8 +16,11 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
                                  const SliceTransform* /*prefix_extractor*/,
                                  bool skip_filters) {
   ParsedInternalKey target;
-  Status s = ParseInternalKey(key, &target, /*log_err_key=*/false);
-  if (!s.ok()) return s;
+  Status s;
+  if (!SplitLookupKey(key, &target)) {
+    s = ParseInternalKey(key, &target, /*log_err_key=*/false);
+    if (!s.ok()) return s;
+  }
   const uint64_t hash = layout_->HashOf(target.user_key);
   // The key's KeyHash, taken once: a hash filter's probe, and the sample
   // of the shares of misses and reads from disk (a key-ordered file's
@@ -190,8 +193,10 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
       continue;
     }
     ParsedInternalKey target;
-    *it->s = ParseInternalKey(it->ikey, &target, /*log_err_key=*/false);
-    if (!it->s->ok()) continue;
+    if (!SplitLookupKey(it->ikey, &target)) {
+      *it->s = ParseInternalKey(it->ikey, &target, /*log_err_key=*/false);
+      if (!it->s->ok()) continue;
+    }
     const GetContext::GetState before =
         skip_filter ? it->get_context->State() : GetContext::kNotFound;
     *it->s = LayoutGet(target, hashes[i], key_hashes[i], hints[i], use,

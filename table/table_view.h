@@ -66,6 +66,10 @@ class TableView {
     return file_.PinIfMapped(value, local) ? local : nullptr;
   }
   static constexpr size_t kPinMinBytes = 256;
+  // Whether Pinner may give `value` a pinner: false where RocksDB copies.
+  bool MayPin(const Slice& value) const {
+    return immortal_ ? file_.Mapped(value) : value.size() >= kPinMinBytes;
+  }
 
   // The sequence number an entry stored with `stored` surfaces with: the
   // file's global one, if ingestion gave it one (ingestion_rules.h).

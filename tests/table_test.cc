@@ -2469,6 +2469,46 @@ TEST(TableTest, PrepareIsSafeOnAnyKeyAndAnyOpenableFile) {
   }
 }
 
+// Get splits RocksDB's lookup key itself; what ParseInternalKey refuses
+// (too short for the sequence and type, or a type no entry has) is that
+// function's Corruption, not a lookup of the key's first bytes.
+TEST(TableTest, GetRefusesWhatIsNotALookupKey) {
+  for (const LayoutCase& shape :
+       {LayoutCase{"inline", 4, true}, LayoutCase{"paged", 100, true},
+        LayoutCase{"log", 100, false}}) {
+    for (bool mmap : {true, false}) {
+      SCOPED_TRACE(std::string(shape.name) + (mmap ? ", mmap" : ", pread"));
+      Harness h(mmap);
+      RobinHoodTableOptions opts;
+      opts.page_layout = shape.page_layout;
+      Entries model = RandomPuts(200, 8, shape.value_size, 7);
+      ASSERT_OK(h.Build(model, opts));
+      std::unique_ptr<TableReader> t;
+      ASSERT_OK(h.Open(&t));
+      const std::string user_key = ExtractUserKey(model[5].first).ToString();
+      // The key's own bytes, then a packed sequence and type whose type
+      // byte is 0x60: past every type of 7.8 through 11.x, under the
+      // kMaxValue that ParseInternalKey asserts on.
+      std::string bad_type = user_key;
+      PutFixed64(&bad_type, (uint64_t{1} << 8) | 0x60);
+      const std::string too_short = user_key.substr(0, 7);
+      for (const std::string& k : {bad_type, too_short}) {
+        PinnableSlice value;
+        GetContext ctx(BytewiseComparator(), nullptr, nullptr, nullptr,
+                       GetContext::kNotFound, Slice(user_key), &value,
+                       nullptr, nullptr, nullptr, true, nullptr,
+                       SystemClock::Default().get());
+        const Status st = t->Get(ReadOptions(), k, &ctx, nullptr);
+        EXPECT_TRUE(st.IsCorruption()) << k.size() << " " << st.ToString();
+        EXPECT_EQ(ctx.State(), GetContext::kNotFound);
+      }
+      // The same key as RocksDB passes it is found.
+      ASSERT_NO_FATAL_FAILURE(
+          CheckGet(t.get(), model, user_key, kMaxSequenceNumber));
+    }
+  }
+}
+
 TEST(TableTest, GlobalSeqnoRules) {
   // Tables without the external-file properties ignore largest_seqno.
   Harness h(false);
