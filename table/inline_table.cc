@@ -325,22 +325,6 @@ Status InlineTable::DecodeSlot(const char* p, uint64_t slot, Slice* key,
   return Status::OK();
 }
 
-uint64_t InlineTable::PrefetchHome(const Slice& user_key,
-                                   uint64_t hash) const {
-  // Without mmap a lookup reads the run into a buffer; a key wider than
-  // the slots is answered without reading them (Find).
-  if (!file_->mmap() || user_key.size() > shape_.key_width) return 0;
-  const uint64_t home = Home(user_key, hash);
-  if (home >= geo_.slots) return 0;
-  const char* p =
-      file_->mapping().data() + slots_offset_ + paging_.SlotOffset(home);
-  // The home's line only. Hosts prepare a batch of 50 keys before the
-  // first Get (RocksDB's compacted DB), and a second line each keeps more
-  // misses in flight than the core tracks: measured on 10M keys, the
-  // prefetches then stall, and the batch ran 1.4x slower than with one.
-  __builtin_prefetch(p);
-  return home + 1;
-}
 
 bool InlineTable::HomeInFile(const Slice& user_key, uint64_t hash,
                              uint64_t known_home, uint64_t* offset,

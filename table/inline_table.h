@@ -243,7 +243,21 @@ class InlineTable {
   }
   // With mmap: brings the first cache line of the key's home run in, and
   // returns its home plus one (0 where it computed none), for Find.
-  uint64_t PrefetchHome(const Slice& user_key, uint64_t hash) const;
+  uint64_t PrefetchHome(const Slice& user_key, uint64_t hash) const {
+    // Without mmap a lookup reads the run into a buffer; a key wider than
+    // the slots is answered without reading them (Find).
+    if (!file_->mmap() || user_key.size() > shape_.key_width) return 0;
+    const uint64_t home = Home(user_key, hash);
+    if (home >= geo_.slots) return 0;
+    // The home's line only. Hosts prepare a batch of 50 keys before the
+    // first Get (RocksDB's compacted DB), and a second line each keeps
+    // more misses in flight than the core tracks: measured on 10M keys,
+    // the prefetches then stall, and the batch ran 1.4x slower than with
+    // one.
+    __builtin_prefetch(file_->mapping().data() + slots_offset_ +
+                       paging_.SlotOffset(home));
+    return home + 1;
+  }
   // Where in the file the first slot of `user_key`'s run lies (`known_home`
   // as Find's): false for a key no slot can hold. A lookup without mmap
   // reads that slot's page first.

@@ -66,9 +66,16 @@ Status Layout::SaveCompactedPut(const TableView& view,
   const SequenceNumber seq = view.Surfaced(0);
   if (seq > target.sequence) return Status::OK();
   Status read_status;
-  SaveEntry(view, get_context,
-            ParsedInternalKey(target.user_key, seq, kTypeValue), value,
-            &read_status);
+  const ParsedInternalKey key(target.user_key, seq, kTypeValue);
+  if (view.MayPin(value)) {
+    SaveEntry(view, get_context, key, value, &read_status);
+  } else {
+    // SaveEntry's common case, without its call: every hit of an inline
+    // file and most of a paged one's come here.
+    bool matched = false;
+    compat::SaveValue(get_context, key, value, &matched, &read_status,
+                      nullptr);
+  }
   return read_status;
 }
 

@@ -111,6 +111,9 @@ class Layout {
   // what the lookup reads after its home, if the layout can know it.
   virtual void PrefetchAfterHome(const Slice& /*user_key*/, uint64_t /*hash*/,
                                  Hint /*hint*/) const {}
+  // Whether PrefetchAfterHome does anything: a batch skips the pass
+  // where it does not.
+  virtual bool PrefetchesAfterHome() const { return false; }
   // The entries of `target`'s user key visible at its sequence number,
   // newest first, into `get_context`; `hint` from this key's PrefetchHome.
   // What is read without mmap goes through the block cache, if the table

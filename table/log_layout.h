@@ -35,6 +35,7 @@ class LogLayout : public Layout {
   // pages and slots are, once the index is.
   bool HomeInFile(const Slice& user_key, uint64_t hash, Hint hint,
                   uint64_t* offset, size_t* n) const override;
+  bool PrefetchesAfterHome() const override { return true; }
   void PrefetchAfterHome(const Slice& user_key, uint64_t hash,
                          Hint hint) const override;
   Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,

@@ -40,6 +40,7 @@ class PagedLogLayout final : public Layout {
                ? log_.HomeInFile(user_key, hash, hint, offset, n)
                : pages_.HomeInFile(user_key, hash, hint, offset, n);
   }
+  bool PrefetchesAfterHome() const override { return true; }
   void PrefetchAfterHome(const Slice& user_key, uint64_t hash,
                          Hint hint) const override;
   Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,

@@ -54,6 +54,7 @@ Status RobinHoodTableReader::Init(SequenceNumber largest_seqno) {
   s = layout_->Open(this, meta);
   if (!s.ok()) return s;
   hash_is_key_hash_ = layout_->HashIsKeyHash();
+  prefetches_after_home_ = layout_->PrefetchesAfterHome();
   // Damage there is left for the lookups that need it to report, as
   // before: a file that opens keeps its other parts readable (its scans,
   // its properties), and a DB that opens every file at once still opens.

@@ -125,7 +125,9 @@ class RobinHoodTableReader : public TableReader, private TableView {
   // The end of a lookup: one that needed a read it may not make leaves its
   // key "may exist" (KeyMayExist's answer without a value).
   static void NoteNeedsRead(const Status& s, const ReadUse& use,
-                            GetContext* get_context);
+                            GetContext* get_context) {
+    if (use.no_io && s.IsIncomplete()) get_context->MarkKeyMayExist();
+  }
   // The KeyHash of `user_key`, whose layout hash is `hash`: what a hash
   // filter takes, and what residency samples by.
   uint64_t KeyHashOf(const Slice& user_key, uint64_t hash) const {
@@ -165,8 +167,9 @@ class RobinHoodTableReader : public TableReader, private TableView {
   MissShare misses_;
   // How often a batch's homes are not in memory.
   Residency residency_;
-  // The layout's HashIsKeyHash(), asked once.
+  // The layout's HashIsKeyHash() and PrefetchesAfterHome(), asked once.
   bool hash_is_key_hash_ = true;
+  bool prefetches_after_home_ = true;
   // Whether lookups skip the filter now: a mapped file in memory while
   // under a quarter of its lookups miss. A hit then waits on its home's
   // lines alone, not on the filter's too; a miss reads its home (a run of

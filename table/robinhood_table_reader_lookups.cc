@@ -102,11 +102,6 @@ bool RobinHoodTableReader::LookupMayNotRead(const ReadOptions& ro) const {
          block_cache() == nullptr;
 }
 
-void RobinHoodTableReader::NoteNeedsRead(const Status& s, const ReadUse& use,
-                                         GetContext* get_context) {
-  if (use.no_io && s.IsIncomplete()) get_context->MarkKeyMayExist();
-}
-
 void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
                                     const MultiGetContext::Range* range,
                                     const SliceTransform* /*prefix_extractor*/,
@@ -175,10 +170,11 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
                        filtered);
     }
   }
-  size_t j = 0;
-  for (auto it = range->begin(); it != range->end(); ++it, ++j) {
-    if (filtered && !may_match[j]) continue;
-    layout_->PrefetchAfterHome(ExtractUserKey(it->ikey), hashes[j], hints[j]);
+  if (prefetches_after_home_) {
+    for (int n = 0; n < k; ++n) {
+      if (filtered && !may_match[n]) continue;
+      layout_->PrefetchAfterHome(user_keys[n], hashes[n], hints[n]);
+    }
   }
   const bool may_not_read = LookupMayNotRead(ro);
   size_t i = 0;
