@@ -325,7 +325,6 @@ Status InlineTable::DecodeSlot(const char* p, uint64_t slot, Slice* key,
   return Status::OK();
 }
 
-
 bool InlineTable::HomeInFile(const Slice& user_key, uint64_t hash,
                              uint64_t known_home, uint64_t* offset,
                              size_t* n) const {

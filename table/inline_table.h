@@ -322,8 +322,8 @@ class InlineTable {
   // The order array, read and checked (with the whole directory) on the
   // first call: opening reads only the directory's head.
   Status LoadOrder(const char** order) const;
-  // The value of the used slot at `p`: false, leaving `*value`, where its
-  // length byte says more than the slot holds.
+  // The value of the used slot at `p`: false, with `*value` untouched,
+  // where its length byte says more than the slot holds.
   bool ValueOf(const char* p, Slice* value) const {
     const uint32_t vlen = shape_.var_value
                               ? static_cast<uint8_t>(p[shape_.value_at() - 1])

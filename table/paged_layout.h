@@ -53,8 +53,8 @@ class PagedLayout final : public Layout {
   void PrefetchEntry(Hint hint) const override;
   bool HomeInFile(const Slice& user_key, uint64_t hash, Hint hint,
                   uint64_t* offset, size_t* n) const override;
-  // The entry whose tag matches, now that the page's tail is on its way.
   bool PrefetchesAfterHome() const override { return true; }
+  // The entry whose tag matches, now that the page's tail is on its way.
   void PrefetchAfterHome(const Slice& user_key, uint64_t hash,
                          Hint hint) const override;
   Status Get(const ParsedInternalKey& target, uint64_t hash, Hint hint,
