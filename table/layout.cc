@@ -44,20 +44,36 @@ Status Layout::AnchorKeys(size_t max, std::vector<std::string>* keys) const {
   return Status::OK();
 }
 
-bool Layout::SaveEntry(const TableView& view, GetContext* get_context,
-                       const ParsedInternalKey& key, const Slice& value,
-                       Status* s) {
+namespace {
+// A value RocksDB may pin: what it does not take over (it copied, or the
+// key did not match) is released when `pinner` goes.
+bool SavePinnable(const TableView& view, GetContext* get_context,
+                  const ParsedInternalKey& key, const Slice& value,
+                  Status* s) {
   bool matched = false;
-  // A copied value needs no Cleanable, whose making and unmaking are
-  // calls into RocksDB on every such lookup.
-  if (!view.MayPin(value)) {
-    return compat::SaveValue(get_context, key, value, &matched, s, nullptr);
-  }
-  // What RocksDB does not take over (it copied, or the key did not
-  // match) is released when `pinner` goes.
   Cleanable pinner;
   return compat::SaveValue(get_context, key, value, &matched, s,
                            view.Pinner(value, &pinner));
+}
+
+// SaveEntry's work, small enough to inline into SaveCompactedPut (every
+// hit of an inline file, most of a paged one's). A copied value needs no
+// Cleanable, whose making and unmaking are calls into RocksDB.
+inline bool Save(const TableView& view, GetContext* get_context,
+                 const ParsedInternalKey& key, const Slice& value,
+                 Status* s) {
+  if (view.MayPin(value)) {
+    return SavePinnable(view, get_context, key, value, s);
+  }
+  bool matched = false;
+  return compat::SaveValue(get_context, key, value, &matched, s, nullptr);
+}
+}  // namespace
+
+bool Layout::SaveEntry(const TableView& view, GetContext* get_context,
+                       const ParsedInternalKey& key, const Slice& value,
+                       Status* s) {
+  return Save(view, get_context, key, value, s);
 }
 
 Status Layout::SaveCompactedPut(const TableView& view,
@@ -66,16 +82,8 @@ Status Layout::SaveCompactedPut(const TableView& view,
   const SequenceNumber seq = view.Surfaced(0);
   if (seq > target.sequence) return Status::OK();
   Status read_status;
-  const ParsedInternalKey key(target.user_key, seq, kTypeValue);
-  if (view.MayPin(value)) {
-    SaveEntry(view, get_context, key, value, &read_status);
-  } else {
-    // SaveEntry's common case, without its call: every hit of an inline
-    // file and most of a paged one's come here.
-    bool matched = false;
-    compat::SaveValue(get_context, key, value, &matched, &read_status,
-                      nullptr);
-  }
+  Save(view, get_context, ParsedInternalKey(target.user_key, seq, kTypeValue),
+       value, &read_status);
   return read_status;
 }
 

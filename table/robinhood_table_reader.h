@@ -114,12 +114,10 @@ class RobinHoodTableReader : public TableReader, private TableView {
   // take, whose error ParseInternalKey then gives.
   static bool SplitLookupKey(const Slice& ikey, ParsedInternalKey* target) {
     if (ikey.size() < kNumInternalBytes) return false;
-    const size_t n = ikey.size() - kNumInternalBytes;
-    const uint64_t packed = DecodeFixed64(ikey.data() + n);
-    target->type = static_cast<ValueType>(packed & 0xff);
+    UnPackSequenceAndType(ExtractInternalKeyFooter(ikey), &target->sequence,
+                          &target->type);
     if (!IsExtendedValueType(target->type)) return false;
-    target->user_key = Slice(ikey.data(), n);
-    target->sequence = packed >> 8;
+    target->user_key = ExtractUserKey(ikey);
     return true;
   }
   // The end of a lookup: one that needed a read it may not make leaves its

@@ -1179,6 +1179,11 @@ struct LayoutCase {
   bool page_layout;
 };
 
+// Each layout once: inline (4-byte values), pages, the log.
+const LayoutCase kEveryLayout[] = {{"inline", 4, true},
+                                   {"paged", 100, true},
+                                   {"log", 100, false}};
+
 // Sorted puts of `n` random keys of `key_bytes`, each value `value_bytes`
 // of one random byte.
 Entries RandomPuts(size_t n, size_t key_bytes, size_t value_bytes,
@@ -1614,9 +1619,7 @@ TEST(TableTest, PreparedInlineBatchWithoutMmapAsksForHomeSlots) {
 // MultiGet), in any order. Without mmap each Get asks the filter, which
 // saves reads. Every answer is the model's.
 TEST(TableTest, MappedGetsSkipTheFilterWhileTheyMostlyHit) {
-  for (const LayoutCase& shape :
-       {LayoutCase{"inline", 4, true}, LayoutCase{"paged", 100, true},
-        LayoutCase{"log", 100, false}}) {
+  for (const LayoutCase& shape : kEveryLayout) {
     for (bool mmap : {true, false}) {
       SCOPED_TRACE(std::string(shape.name) + (mmap ? ", mmap" : ", pread"));
       Harness h(mmap);
@@ -2473,9 +2476,7 @@ TEST(TableTest, PrepareIsSafeOnAnyKeyAndAnyOpenableFile) {
 // (too short for the sequence and type, or a type no entry has) is that
 // function's Corruption, not a lookup of the key's first bytes.
 TEST(TableTest, GetRefusesWhatIsNotALookupKey) {
-  for (const LayoutCase& shape :
-       {LayoutCase{"inline", 4, true}, LayoutCase{"paged", 100, true},
-        LayoutCase{"log", 100, false}}) {
+  for (const LayoutCase& shape : kEveryLayout) {
     for (bool mmap : {true, false}) {
       SCOPED_TRACE(std::string(shape.name) + (mmap ? ", mmap" : ", pread"));
       Harness h(mmap);
