@@ -132,6 +132,7 @@ class RobinHoodDBTest
   void TearDown() override {
     Close();
     EXPECT_OK(DestroyDB(dbname_, options_));
+    test_util::RemoveTree(dbname_);
   }
 
   Options BaseOptions() const {

@@ -938,8 +938,10 @@ class DifferentialTest : public testing::TestWithParam<bool>,
       if (st.ok()) st = w.Finish();
       return st;
     };
-    const std::string rh_file = rh_path_ + "_tail.sst";
-    const std::string bbt_file = bbt_path_ + "_tail.sst";
+    const test_util::ScratchFile rh_scratch(rh_path_ + "_tail.sst");
+    const test_util::ScratchFile bbt_scratch(bbt_path_ + "_tail.sst");
+    const std::string& rh_file = rh_scratch.path();
+    const std::string& bbt_file = bbt_scratch.path();
     CheckWrite(build(rh_opts_, rh_file), build(bbt_opts_, bbt_file));
     if (Failed()) return;
     IngestExternalFileOptions ifo;

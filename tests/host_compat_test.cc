@@ -43,6 +43,7 @@ class HostCompatTest : public testing::Test {
   void TearDown() override {
     db_.reset();
     EXPECT_OK(DestroyDB(path_, Options()));
+    test_util::RemoveTree(path_);
   }
   void Open() { ASSERT_OK(OpenDB(options_, path_, &db_)); }
   std::vector<std::string> SstFiles() {

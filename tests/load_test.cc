@@ -40,10 +40,7 @@ void WriteFile(const std::string& path, const std::string& bytes) {
   f.write(bytes.data(), std::streamsize(bytes.size()));
 }
 
-void RemoveTree(const std::string& path) {
-  std::string cmd = "rm -rf '" + path + "'";
-  ASSERT_EQ(0, system(cmd.c_str()));
-}
+using test_util::RemoveTree;
 
 // Every entry an input reader gives, or its error.
 Status ReadAll(InputFormat format, const std::string& bytes, Pairs* out) {

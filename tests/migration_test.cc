@@ -112,7 +112,8 @@ TEST_F(MigrationTest, BlockBasedDBReopenedCompactedAndIngestedInto) {
   ExpectContents(model);
 
   // A BlockBasedTable file from elsewhere can still be ingested.
-  const std::string sst = path_ + "-ingest.sst";
+  const test_util::ScratchFile scratch(path_ + "-ingest.sst");
+  const std::string& sst = scratch.path();
   Options bbt = WithFactory(NewBlockBasedTableFactory());
   SstFileWriter writer(EnvOptions(), bbt);
   ASSERT_OK(writer.Open(sst));

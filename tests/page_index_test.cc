@@ -108,6 +108,45 @@ TEST(PageIndexTest, CommonPrefix) {
 // a range-partitioned level holds; its pages fill the buckets one or two
 // apiece): every key is found in its page, and every probe gets the page
 // Seek needs.
+// What Find must say of `key`, worked out from the separators themselves:
+// the last page whose separator is not greater than the key, and where the
+// key's 4 bytes past the file's common ones lie between that separator's
+// and the next one's (past the last page, the last key's plus one).
+struct Want {
+  bool found = false;
+  uint64_t page = 0;
+  uint32_t share = 0;
+};
+
+Want WantOf(const PageIndex& index, const std::string& first,
+            const std::string& last, const std::string& key) {
+  Want w;
+  size_t c = 0;
+  while (c < first.size() && c < last.size() && first[c] == last[c]) ++c;
+  if (key < index.Separator(0) || key > last) return w;
+  uint64_t lo = 0, hi = index.pages();
+  while (hi - lo > 1) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    (index.Separator(mid) <= key ? lo : hi) = mid;
+  }
+  w.found = true;
+  w.page = lo;
+  auto number = [&](const std::string& s) {
+    return KeyPrefix(Slice(s).size() > c ? Slice(s.data() + c, s.size() - c)
+                                         : Slice()) >> 32;
+  };
+  const uint64_t from = number(index.Separator(lo));
+  const uint64_t to = lo + 1 < index.pages() ? number(index.Separator(lo + 1))
+                                             : number(last) + 1;
+  const uint64_t at = number(key);
+  w.share = to > from && at > from
+                ? static_cast<uint32_t>(
+                      std::min<uint64_t>(((at - from) << 16) / (to - from),
+                                         65535))
+                : 0;
+  return w;
+}
+
 TEST(PageIndexTest, FindsEveryKeysPage) {
   std::mt19937_64 rng(42);
   for (int round = 0; round < 80; ++round) {
@@ -153,13 +192,27 @@ TEST(PageIndexTest, FindsEveryKeysPage) {
     ASSERT_OK(Open(Build(pages), pages.size(), &index));
     for (size_t i = 0; i < sorted.size(); ++i) {
       uint64_t page = 0;
+      uint32_t share = 0;
       ASSERT_TRUE(index.Find(sorted[i], &page)) << i;
       ASSERT_EQ(page, page_of[i]) << i;
+      ASSERT_TRUE(index.Find(sorted[i], &page, &share)) << i;
+      ASSERT_EQ(page, page_of[i]) << i;
+      ASSERT_EQ(share, WantOf(index, sorted.front(), sorted.back(), sorted[i]).share)
+          << i;
     }
     for (int probe = 0; probe < 2000; ++probe) {
       std::string k = sorted[rng() % sorted.size()];
       if (rng() % 2 && !k.empty()) k.pop_back();
       k.push_back(static_cast<char>(rng() & 0xff));
+      // Absent keys too: the page a key would lie in, and its share.
+      const Want at = WantOf(index, sorted.front(), sorted.back(), k);
+      uint64_t found_page = 0;
+      uint32_t share = 0;
+      ASSERT_EQ(index.Find(k, &found_page, &share), at.found) << probe;
+      if (at.found) {
+        ASSERT_EQ(found_page, at.page) << probe;
+        ASSERT_EQ(share, at.share) << probe;
+      }
       // Seek reads the page, then the next: the first key >= k must be
       // in it or begin the next, and no earlier page may hold one.
       const uint64_t p = index.SeekPage(k);

@@ -831,7 +831,8 @@ TEST(TableTest, RocksDBReadsOurProperties) {
   std::string bytes;
   ASSERT_OK(ReadFileToString(Env::Default(), h.path(), &bytes));
   EncodeFixed32(&bytes[bytes.size() - 12], 1);
-  const std::string copy = h.path() + ".v1field";
+  const test_util::ScratchFile scratch(h.path() + ".v1field");
+  const std::string& copy = scratch.path();
   ASSERT_OK(WriteStringToFile(Env::Default(), bytes, copy, true));
   ASSERT_OK(h.ioptions().fs->NewRandomAccessFile(copy, FileOptions(), &raf,
                                                  nullptr));

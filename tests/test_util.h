@@ -5,8 +5,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rocksdb/cache.h"
@@ -48,6 +50,29 @@ inline std::string TempPath(const std::string& suite, const std::string& name) {
   if (dir.empty() || dir.back() != '/') dir.push_back('/');
   return dir + "rh_" + suite + "_" + std::to_string(getpid()) + "_" + name;
 }
+
+// Removes `path` and everything under it, as a test's last step: DestroyDB
+// removes only the files a DB names, so a repair's lost/, a compaction
+// service's output directories or a test's own copies would stay behind.
+inline void RemoveTree(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::remove_all(path, ec);
+  EXPECT_FALSE(ec) << path << ": " << ec.message();
+}
+
+// A test's scratch file, removed when the scope ends, however it ends
+// (an ingested file stays where it was: RocksDB copies or links it).
+class ScratchFile {
+ public:
+  explicit ScratchFile(std::string path) : path_(std::move(path)) {}
+  ScratchFile(const ScratchFile&) = delete;
+  ScratchFile& operator=(const ScratchFile&) = delete;
+  ~ScratchFile() { Env::Default()->DeleteFile(path_).PermitUncheckedError(); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 // The names in `dir` (not "." and ".."), sorted; none if it cannot be read.
 inline std::vector<std::string> ListDir(const std::string& dir) {
