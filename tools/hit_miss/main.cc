@@ -8,6 +8,7 @@
 //   rh_hit_miss --db=/tmp/db_bench_ext/sparkey-robinhood --workload=sparkey
 //               --num=10000000 [--rounds=40] [--block=20000] [--seed=7]
 //               [--multiget=B] [--read_only] [--no_scan] [--no_mmap]
+//               [--bound]
 //
 // --multiget=B looks the keys up B at a time with the std::vector
 // DB::MultiGet most applications call; --read_only opens the DB read-only,
@@ -21,6 +22,19 @@
 // files is mapped before the first timed lookup; --no_scan leaves that
 // out, for a DB larger than the memory it is read in (run in a memory
 // cgroup after dropping the page cache), where lookups read from disk.
+//
+// --bound measures what a hit cannot go below on this machine, in blocks
+// alternating with the hits: the Get of one of 16 keys (every byte it
+// touches in cache: RocksDB's path and the table's CPU), and the same Get
+// after one read of a random line of the DB's files, mapped, on which the
+// key's choice depends (so the Get waits for the line, as a lookup waits
+// for its entry). A format that reads its entry in one access, wherever it
+// lies, spends the second; the hits' excess over it is what the table's
+// own reads add.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -53,6 +67,54 @@ double Median(std::vector<double> v) {
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
+// The DB's live files, mapped read-only as RocksDB maps them for reads.
+class MappedFiles {
+ public:
+  ~MappedFiles() {
+    for (const auto& m : maps_) munmap(const_cast<char*>(m.first), m.second);
+  }
+  bool Map(DB* db) {
+    std::vector<LiveFileMetaData> files;
+    db->GetLiveFilesMetaData(&files);
+    for (const LiveFileMetaData& f : files) {
+      const std::string path = f.db_path + "/" + f.name;
+      const int fd = open(path.c_str(), O_RDONLY);
+      if (fd < 0 || f.size < 64) {
+        if (fd >= 0) close(fd);
+        continue;
+      }
+      void* at = mmap(nullptr, f.size, PROT_READ, MAP_SHARED, fd, 0);
+      close(fd);
+      if (at == MAP_FAILED) return false;
+      madvise(at, f.size, MADV_RANDOM);
+      maps_.emplace_back(static_cast<const char*>(at), f.size);
+      lines_ += f.size / 64;
+    }
+    return lines_ > 0;
+  }
+  // The first byte of line i of all the files' lines, counted in order.
+  char Line(uint64_t i) const {
+    for (const auto& m : maps_) {
+      const uint64_t n = m.second / 64;
+      if (i < n) return m.first[i * 64];
+      i -= n;
+    }
+    return 0;
+  }
+  uint64_t lines() const { return lines_; }
+
+ private:
+  std::vector<std::pair<const char*, uint64_t>> maps_;
+  uint64_t lines_ = 0;
+};
+
+uint64_t Mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return x;
+}
+
 bool Flag(const char* arg, const char* name, std::string* value) {
   const size_t n = strlen(name);
   if (strncmp(arg, name, n) != 0 || arg[n] != '=') return false;
@@ -66,7 +128,7 @@ int main(int argc, char** argv) {
   std::string db_dir, workload = "sparkey", v;
   uint64_t num = 0, seed = 7;
   int rounds = 40, block = 20000, multiget = 0;
-  bool read_only = false, scan = true, mmap = true;
+  bool read_only = false, scan = true, mmap = true, bound = false;
   for (int i = 1; i < argc; ++i) {
     if (Flag(argv[i], "--db", &v)) {
       db_dir = v;
@@ -88,6 +150,8 @@ int main(int argc, char** argv) {
       scan = false;
     } else if (strcmp(argv[i], "--no_mmap") == 0) {
       mmap = false;
+    } else if (strcmp(argv[i], "--bound") == 0) {
+      bound = true;
     } else {
       fprintf(stderr, "rh_hit_miss: unknown argument %s\n", argv[i]);
       return 2;
@@ -100,7 +164,7 @@ int main(int argc, char** argv) {
     fprintf(stderr,
             "usage: rh_hit_miss --db=DIR --workload=sparkey|cuckoo --num=N "
             "[--rounds=R] [--block=B] [--seed=S] [--multiget=M, M divides B] "
-            "[--read_only] [--no_scan] [--no_mmap]\n");
+            "[--read_only] [--no_scan] [--no_mmap] [--bound]\n");
     return 2;
   }
   Options options;
@@ -162,14 +226,63 @@ int main(int argc, char** argv) {
     }
     return (Now() - t0) * 1e6 / block;
   };
+  // The bound's Gets: 16 present keys, the one taken named by the line
+  // read before it (after none: by the lookup's number).
+  MappedFiles files;
+  if (bound && !files.Map(db.get())) {
+    fprintf(stderr, "rh_hit_miss: cannot map the DB's files\n");
+    return 1;
+  }
+  uint64_t hot[16];
+  db_bench_ext::KeyChooser hot_chooser(num, seed, 16);
+  for (uint64_t& h : hot) h = hot_chooser.PresentHash();
+  uint64_t op = 0;
+  auto hot_gets = [&](bool after_line) {
+    const double t0 = Now();
+    for (int i = 0; i < block; ++i, ++op) {
+      const unsigned pick =
+          after_line ? static_cast<unsigned char>(
+                           files.Line(Mix(op) % files.lines())) + op
+                     : op;
+      value.Reset();
+      Status r = db->Get(ReadOptions(), db->DefaultColumnFamily(),
+                         keys.Key(hot[pick % 16], kbuf), &value);
+      if (!r.ok()) wrong++;
+    }
+    return (Now() - t0) * 1e6 / block;
+  };
+  // The lines alone, each chosen by the one before.
+  auto lines_alone = [&]() {
+    const double t0 = Now();
+    unsigned char last = 0;
+    for (int i = 0; i < block; ++i, ++op) {
+      last = static_cast<unsigned char>(
+          files.Line(Mix(op + last) % files.lines()));
+    }
+    const double us = (Now() - t0) * 1e6 / block;
+    static volatile unsigned char keep;  // the reads' result, kept
+    keep = last;
+    return us;
+  };
   lookups(true);  // warm-up
-  std::vector<double> hits, misses;
+  std::vector<double> hits, misses, hot_alone, hot_after_line, line_alone;
   for (int r = 0; r < rounds; ++r) {
     hits.push_back(lookups(true));
     misses.push_back(lookups(false));
+    if (bound) {
+      hot_alone.push_back(hot_gets(false));
+      hot_after_line.push_back(hot_gets(true));
+      line_alone.push_back(lines_alone());
+    }
   }
   printf("hits %.3f us, misses %.3f us (medians of %d blocks of %d)\n",
          Median(hits), Median(misses), rounds, block);
+  if (bound) {
+    printf("bound: a Get of 16 keys %.3f us, after a random line of the "
+           "files %.3f us; the line alone %.3f us (%.1f MB mapped)\n",
+           Median(hot_alone), Median(hot_after_line), Median(line_alone),
+           static_cast<double>(files.lines()) * 64 / 1e6);
+  }
   if (wrong > 0) {
     fprintf(stderr, "rh_hit_miss: %llu lookups answered wrong\n",
             static_cast<unsigned long long>(wrong));
