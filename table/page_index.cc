@@ -11,10 +11,16 @@ namespace ROCKSDB_NAMESPACE {
 namespace robinhood {
 
 uint64_t KeyPrefix(const Slice& rest) {
-  unsigned char b[4] = {0};
-  memcpy(b, rest.data(), std::min<size_t>(4, rest.size()));
-  const uint32_t v = (uint32_t{b[0]} << 24) | (uint32_t{b[1]} << 16) |
-                     (uint32_t{b[2]} << 8) | b[3];
+  uint32_t v = 0;
+  if (rest.size() >= 4) {
+    // Every lookup's key but the shortest: one load.
+    memcpy(&v, rest.data(), 4);
+    v = __builtin_bswap32(v);
+  } else {
+    for (size_t i = 0; i < rest.size(); ++i) {
+      v |= uint32_t{static_cast<unsigned char>(rest[i])} << (24 - 8 * i);
+    }
+  }
   return uint64_t{v} << 32;
 }
 
@@ -124,11 +130,13 @@ Status PageIndex::Init(std::string&& buf, const Slice& contents,
   if (last_.compare(SeparatorAt(count - 1)) < 0) {
     return bad("last key before the last page");
   }
+  first_prefix_ = PrefixAt(0);
+  last_prefix_ = KeyPrefix(last_);
   // The radix table: over the leading bits after those the first and
   // last keys' prefixes share (every key of the file shares them too),
   // one bucket for one or two pages, so that evenly spread keys search a
   // page or two of the prefixes.
-  const uint64_t lo = PrefixAt(0), hi = KeyPrefix(last_);
+  const uint64_t lo = first_prefix_, hi = last_prefix_;
   radix_shift_ = lo == hi ? 0 : static_cast<uint32_t>(__builtin_clzll(lo ^ hi));
   radix_bits_ = 0;
   if (lo != hi) {
@@ -157,14 +165,21 @@ bool PageIndex::Greater(uint64_t i, uint64_t prefix, const Slice& rest) const {
 bool PageIndex::Find(const Slice& key, uint64_t* page,
                      uint32_t* share) const {
   if (key.size() < common_.size() ||
-      memcmp(key.data(), common_.data(), common_.size()) != 0) {
+      (!common_.empty() &&
+       memcmp(key.data(), common_.data(), common_.size()) != 0)) {
     return false;
   }
   const Slice rest(key.data() + common_.size(), key.size() - common_.size());
-  if (rest.compare(last_) > 0 || SeparatorAt(0).compare(rest) > 0) {
+  // Within the file's range: the prefixes decide unless they tie.
+  const uint64_t prefix = KeyPrefix(rest);
+  if (prefix >= last_prefix_ &&
+      (prefix > last_prefix_ || rest.compare(last_) > 0)) {
     return false;
   }
-  const uint64_t prefix = KeyPrefix(rest);
+  if (prefix <= first_prefix_ &&
+      (prefix < first_prefix_ || SeparatorAt(0).compare(rest) > 0)) {
+    return false;
+  }
   const uint64_t b = Bucket(prefix);
   // Pages of lower buckets have smaller separators, of higher ones
   // greater: the key's page is the one before the first greater

@@ -97,6 +97,8 @@ class PageIndex {
   const char* ends_ = nullptr;
   const char* separators_ = nullptr;
   uint64_t pages_ = 0;
+  uint64_t first_prefix_ = 0;  // separator 0's
+  uint64_t last_prefix_ = 0;   // the last key's
   uint32_t radix_shift_ = 0;
   uint32_t radix_bits_ = 0;
   std::vector<uint32_t> radix_;  // first page of each bucket, and pages_

@@ -86,10 +86,20 @@ Status PagedLayout::ReadPages(uint64_t first, uint64_t count,
   if (first >= pages_ || count > pages_ - first) {
     return Damaged(first, "out of range");
   }
-  Status s = view_->file().ReadRange(first * page_bytes_,
-                                     count * page_bytes_, buf, run, use);
-  if (!s.ok()) return s;
   const bool mmap = view_->mmap();
+  if (mmap) {
+    // In place, checked as ReadRange checks, without its call.
+    const Slice& mapping = view_->file().mapping();
+    const uint64_t offset = first * page_bytes_, n = count * page_bytes_;
+    if (offset > mapping.size() || n > mapping.size() - offset) {
+      return Damaged(first, "past the end of the file");
+    }
+    *run = Slice(mapping.data() + offset, n);
+  } else {
+    Status s = view_->file().ReadRange(first * page_bytes_,
+                                       count * page_bytes_, buf, run, use);
+    if (!s.ok()) return s;
+  }
   for (uint64_t i = 0; i < count; ++i) {
     const uint64_t page = first + i;
     if (mmap && verified_.Test(page)) continue;
@@ -143,7 +153,10 @@ void PagedLayout::PrefetchAround(const char* page, uint32_t offset) const {
   const uint32_t line = std::min(offset / 64, lines - 1);
   const uint32_t first = line > kGuessLines ? line - kGuessLines : 0;
   const uint32_t last = std::min(line + kGuessLines, lines - 1);
-  for (uint32_t l = first; l <= last; ++l) __builtin_prefetch(page + 64 * l);
+  for (const char* at = page + 64 * first, *end = page + 64 * (last + 1);
+       at < end; at += 64) {
+    __builtin_prefetch(at);
+  }
   // Its offset in the tail: entry i's at the offsets' start plus 2i, i the
   // guess's share of the page's entries.
   if (guess_used_ == 0) return;
