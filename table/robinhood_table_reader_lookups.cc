@@ -126,8 +126,12 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
   Slice user_keys[MultiGetContext::MAX_BATCH_SIZE];
   Slice* key_ptrs[MultiGetContext::MAX_BATCH_SIZE];
   uint64_t key_hashes[MultiGetContext::MAX_BATCH_SIZE];
+  // The batch's keys, taken once: the range's iterator skips the keys
+  // done with every step, and the passes below would step it again.
+  KeyContext* keys[MultiGetContext::MAX_BATCH_SIZE];
   int k = 0;
   for (auto it = range->begin(); it != range->end(); ++it, ++k) {
+    keys[k] = &*it;
     user_keys[k] = ExtractUserKey(it->ikey);
     key_ptrs[k] = &user_keys[k];
     hashes[k] = layout_->HashOf(user_keys[k]);
@@ -145,12 +149,13 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
       }
     }
   }
-  Status damaged[MultiGetContext::MAX_BATCH_SIZE];
   if (hashed) {
     for (int n = 0; n < k; ++n) {
-      damaged[n] = filter_.KeyMayMatch(user_keys[n], key_hashes[n],
-                                       &may_match[n]);
-      if (!damaged[n].ok()) may_match[n] = false;
+      // A damaged filter's key gets its Corruption and no lookup.
+      Status s = filter_.KeyMayMatch(user_keys[n], key_hashes[n],
+                                     &may_match[n]);
+      *keys[n]->s = std::move(s);
+      if (!keys[n]->s->ok()) may_match[n] = false;
     }
   } else if (filtered) {
     filter_.BuiltinKeysMayMatch(k, key_ptrs, may_match);
@@ -177,10 +182,11 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
     }
   }
   const bool may_not_read = LookupMayNotRead(ro);
-  size_t i = 0;
-  for (auto it = range->begin(); it != range->end(); ++it, ++i) {
+  for (int i = 0; i < k; ++i) {
+    KeyContext* it = keys[i];
     if (filtered && !may_match[i]) {
-      *it->s = hashed ? damaged[i] : Status::OK();
+      // A hashed filter's probe has left its status.
+      if (!hashed) *it->s = Status::OK();
       continue;
     }
     if (may_not_read) {
