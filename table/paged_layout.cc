@@ -88,13 +88,10 @@ Status PagedLayout::ReadPages(uint64_t first, uint64_t count,
   }
   const bool mmap = view_->mmap();
   if (mmap) {
-    // In place, checked as ReadRange checks, without its call.
-    const Slice& mapping = view_->file().mapping();
-    const uint64_t offset = first * page_bytes_, n = count * page_bytes_;
-    if (offset > mapping.size() || n > mapping.size() - offset) {
+    if (!view_->file().MappedRange(first * page_bytes_, count * page_bytes_,
+                                   run)) {
       return Damaged(first, "past the end of the file");
     }
-    *run = Slice(mapping.data() + offset, n);
   } else {
     Status s = view_->file().ReadRange(first * page_bytes_,
                                        count * page_bytes_, buf, run, use);

@@ -152,9 +152,8 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
   if (hashed) {
     for (int n = 0; n < k; ++n) {
       // A damaged filter's key gets its Corruption and no lookup.
-      Status s = filter_.KeyMayMatch(user_keys[n], key_hashes[n],
-                                     &may_match[n]);
-      *keys[n]->s = std::move(s);
+      *keys[n]->s = filter_.KeyMayMatch(user_keys[n], key_hashes[n],
+                                        &may_match[n]);
       if (!keys[n]->s->ok()) may_match[n] = false;
     }
   } else if (filtered) {

@@ -55,7 +55,7 @@ Status SectionReader::ReadRangeInto(uint64_t offset, size_t n, char* scratch,
                         offset);
   }
   if (mmap_) {
-    *result = Slice(mapping_.data() + offset, n);
+    MappedRange(offset, n, result);
     return Status::OK();
   }
   IOOptions opts;

@@ -37,6 +37,13 @@ class SectionReader {
   // As ReadRange, into `scratch` (room for n bytes) when not mapped.
   Status ReadRangeInto(uint64_t offset, size_t n, char* scratch,
                        Slice* result, const ReadUse& use = kNoReadUse) const;
+  // With mmap: ReadRange's answer in place, without its call or Status
+  // (a lookup's path); false where the range is not inside the file.
+  bool MappedRange(uint64_t offset, uint64_t n, Slice* result) const {
+    if (offset > file_size_ || n > file_size_ - offset) return false;
+    *result = Slice(mapping_.data() + offset, n);
+    return true;
+  }
   // Reads section `h` and its trailer and checks the checksum; `part` names
   // it in errors.
   Status ReadSection(const SectionHandle& h, const char* part,

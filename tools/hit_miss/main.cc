@@ -108,13 +108,6 @@ class MappedFiles {
   uint64_t lines_ = 0;
 };
 
-uint64_t Mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  return x;
-}
-
 bool Flag(const char* arg, const char* name, std::string* value) {
   const size_t n = strlen(name);
   if (strncmp(arg, name, n) != 0 || arg[n] != '=') return false;
@@ -242,7 +235,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < block; ++i, ++op) {
       const unsigned pick =
           after_line ? static_cast<unsigned char>(
-                           files.Line(Mix(op) % files.lines())) + op
+                           files.Line(db_bench_ext::Mix(op) % files.lines())) + op
                      : op;
       value.Reset();
       Status r = db->Get(ReadOptions(), db->DefaultColumnFamily(),
@@ -257,7 +250,7 @@ int main(int argc, char** argv) {
     unsigned char last = 0;
     for (int i = 0; i < block; ++i, ++op) {
       last = static_cast<unsigned char>(
-          files.Line(Mix(op + last) % files.lines()));
+          files.Line(db_bench_ext::Mix(op + last) % files.lines()));
     }
     const double us = (Now() - t0) * 1e6 / block;
     static volatile unsigned char keep;  // the reads' result, kept
