@@ -20,7 +20,8 @@ Status InlineLayout::Open(const TableView* view, const TableMeta& meta) {
 }
 
 uint64_t InlineLayout::HashOf(const Slice& user_key) const {
-  return table_.key_ordered() ? 0 : view_->Hash(user_key);
+  return table_.key_ordered() ? table_.key_order().Home(user_key)
+                              : view_->Hash(user_key);
 }
 
 Status InlineLayout::Get(const ParsedInternalKey& target, uint64_t hash,

@@ -21,7 +21,8 @@ class InlineLayout : public Layout {
   static constexpr const char* kDirectoryPart = "inline directory";
 
   Status Open(const TableView* view, const TableMeta& meta) override;
-  // Slots in key order are found by the key's rank, not a hash.
+  // Slots in key order are found by the key's rank, not a hash: there
+  // the hash is the key's home.
   uint64_t HashOf(const Slice& user_key) const override;
   bool HashIsKeyHash() const override { return !table_.key_ordered(); }
   // The hint is the key's home plus one.

@@ -329,8 +329,7 @@ bool InlineTable::HomeInFile(const Slice& user_key, uint64_t hash,
                              uint64_t known_home, uint64_t* offset,
                              size_t* n) const {
   if (user_key.size() > shape_.key_width) return false;
-  const uint64_t home =
-      known_home != 0 ? known_home - 1 : Home(user_key, hash);
+  const uint64_t home = known_home != 0 ? known_home - 1 : Home(hash);
   if (home >= geo_.slots) return false;
   *offset = slots_offset_ + paging_.SlotOffset(home);
   *n = width_;
@@ -359,8 +358,7 @@ Status InlineTable::Find(const Slice& user_key, uint64_t hash, bool verify,
   *found = false;
   // A key wider than the slots is not here.
   if (user_key.size() > shape_.key_width) return Status::OK();
-  const uint64_t home =
-      known_home != 0 ? known_home - 1 : Home(user_key, hash);
+  const uint64_t home = known_home != 0 ? known_home - 1 : Home(hash);
   const char* hit = nullptr;
   uint64_t hit_slot = 0;
   Status s = Probe(home, verify, buf,

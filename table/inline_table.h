@@ -119,13 +119,16 @@ struct SlotPages {
   // computes a slot's offset, and a 64-bit division takes tens of cycles.
   uint64_t page_magic = 0;
 
-  uint64_t SlotOffset(uint64_t slot) const {
+  uint64_t PageOf(uint64_t slot) const {
     if (slot >> 32 == 0 && page_magic != 0) {
-      const uint64_t page = static_cast<uint64_t>(
+      return static_cast<uint64_t>(
           (static_cast<unsigned __int128>(page_magic) * slot) >> 64);
-      return page * stride + (slot - page * page_slots) * width;
     }
-    return slot / page_slots * stride + slot % page_slots * width;
+    return slot / page_slots;
+  }
+  uint64_t SlotOffset(uint64_t slot) const {
+    const uint64_t page = PageOf(slot);
+    return page * stride + (slot - page * page_slots) * width;
   }
   uint64_t PageOffset(uint64_t page) const { return page * stride; }
   uint64_t Pages(uint64_t slots) const {
@@ -187,13 +190,13 @@ class InlineTable {
   // lookups need no hash).
   bool key_ordered() const { return key_ordered_; }
   const KeyOrderModel& key_order() const { return model_; }
-  // The home slot of `user_key`, whose hash (unused in key order) is `hash`.
-  uint64_t Home(const Slice& user_key, uint64_t hash) const {
-    if (key_ordered_) return model_.Home(user_key);
-    return HomeOf(hash, geo_.capacity);
+  // The home slot of a key whose hash is `hash`: its KeyHash, or in key
+  // order its home itself (InlineLayout::HashOf).
+  uint64_t Home(uint64_t hash) const {
+    return key_ordered_ ? hash : HomeOf(hash, geo_.capacity);
   }
 
-  // Finds `user_key` (whose hash is `hash`): `*found`, and its value in
+  // Finds `user_key` (whose hash is `hash`, as Home's): `*found`, and its value in
   // `*value` (in the mapping, in `*buf`, or in the cache, held by `*pin`).
   // `known_home`: what PrefetchHome returned for this key, or 0. `pin`:
   // as ReadRun's.
@@ -215,8 +218,9 @@ class InlineTable {
     // A page at a time, home's first: most runs end in it, so a lookup
     // without mmap reads one page.
     uint64_t d = 0;
-    uint64_t piece_end = std::min(
-        count, (home / paging_.page_slots + 1) * paging_.page_slots - home);
+    uint64_t piece_end = std::min<uint64_t>(
+        count, paging_.page_slots -
+                   (home - paging_.PageOf(home) * paging_.page_slots));
     for (;;) {
       Slice run;
       if (!MappedRun(home + d, piece_end - d, verify, &run)) {
@@ -247,7 +251,7 @@ class InlineTable {
     // Without mmap a lookup reads the run into a buffer; a key wider than
     // the slots is answered without reading them (Find).
     if (!file_->mmap() || user_key.size() > shape_.key_width) return 0;
-    const uint64_t home = Home(user_key, hash);
+    const uint64_t home = Home(hash);
     if (home >= geo_.slots) return 0;
     // The home's line only. Hosts prepare a batch of 50 keys before the
     // first Get (RocksDB's compacted DB), and a second line each keeps
@@ -356,20 +360,16 @@ class InlineTable {
   bool MappedRun(uint64_t first, uint64_t count, bool verify,
                  Slice* run) const {
     if (!file_->mmap()) return false;
-    if (verify) {
-      // One division: the run's last page is its first when the run ends
-      // within that page.
-      const uint64_t page = first / paging_.page_slots;
-      if (first - page * paging_.page_slots + count > paging_.page_slots ||
-          !verified_.Test(page)) {
-        return false;
-      }
-    } else if (paging_.crc_in_page &&
-               first % paging_.page_slots + count > paging_.page_slots) {
-      return false;  // across a page's end: gathered
+    const uint64_t page = paging_.PageOf(first);
+    const uint64_t in_page = first - page * paging_.page_slots;
+    // The run's last page is its first when the run ends within that page.
+    const bool one_page = in_page + count <= paging_.page_slots;
+    if (verify ? !one_page || !verified_.Test(page)
+               : paging_.crc_in_page && !one_page) {
+      return false;  // unchecked, or across a page's end: ReadRun's work
     }
     *run = Slice(file_->mapping().data() + slots_offset_ +
-                     paging_.SlotOffset(first),
+                     paging_.PageOffset(page) + in_page * width_,
                  count * width_);
     return true;
   }

@@ -138,7 +138,7 @@ uint64_t InlineTableIterator::PagesBelowBound(uint64_t from) const {
   if (upper_ == nullptr || !key_ordered_) return t.num_pages();
   // A key below the bound has a home no later than the bound's, and lies
   // at most the file's longest displacement past its home.
-  const uint64_t home = t.Home(*upper_, 0);
+  const uint64_t home = t.key_order().Home(*upper_);
   const uint64_t last = std::min(
       t.num_slots() - 1, home + uint64_t{t.geometry().max_displacement});
   return std::max(last / t.paging().page_slots, from) + 1;
@@ -206,7 +206,7 @@ void InlineTableIterator::Seek(const Slice& target) {
     // No key at or after the target's lies before its home; the ones
     // before it in the target's run are passed over.
     const InlineTable& t = slots_;
-    LoadUsed(t.Home(ExtractUserKey(target), 0), true);
+    LoadUsed(t.key_order().Home(ExtractUserKey(target)), true);
     while (valid_ && icmp.Compare(key_, target) < 0) {
       LoadUsed(position_ + 1, true);
     }

@@ -47,6 +47,15 @@ class InlineLayout;
 class PagedLayout;
 class PagedLogLayout;
 
+// What a lookup of a key whose HashOf is `hash` samples by (residency.h,
+// miss_share.h: one key in 2^k, by the top bits): a KeyHash as it is,
+// another hash (a home, which rises with the key) mixed by a
+// multiplication, so the samples spread over the file without a KeyHash
+// a lookup would compute for nothing else.
+inline uint64_t SampleOf(uint64_t hash, bool hash_is_key_hash) {
+  return hash_is_key_hash ? hash : hash * 0x9E3779B97F4A7C15u;
+}
+
 class Layout {
  public:
   virtual ~Layout() = default;
@@ -64,7 +73,9 @@ class Layout {
   // What it finds damaged, the lookups that need it report.
   virtual Status LoadForLookups() { return Status::OK(); }
 
-  // What lookups of `user_key` hash with (0 where none is needed).
+  // What lookups of `user_key` hash with: its KeyHash where HashIsKeyHash,
+  // else a number the layout finds the key by that differs between most
+  // keys of the file (a key-ordered inline file's: the key's home).
   virtual uint64_t HashOf(const Slice& user_key) const = 0;
   // Whether HashOf is the key's KeyHash with the file's seed (what a hash
   // filter takes), so a lookup hashes once.

@@ -127,32 +127,36 @@ class RobinHoodTableReader : public TableReader, private TableView {
     if (use.no_io && s.IsIncomplete()) get_context->MarkKeyMayExist();
   }
   // The KeyHash of `user_key`, whose layout hash is `hash`: what a hash
-  // filter takes, and what residency samples by.
+  // filter takes.
   uint64_t KeyHashOf(const Slice& user_key, uint64_t hash) const {
     return hash_is_key_hash_ ? hash : Hash(user_key);
+  }
+  // What a lookup of layout hash `hash` samples by (layout.h SampleOf).
+  uint64_t SampleHash(uint64_t hash) const {
+    return SampleOf(hash, hash_is_key_hash_);
   }
   // REQUIRES: mmap() and a hashed filter. Whether the page a probe of
   // `key_hash` reads is not in memory, and where it lies in the file.
   bool FilterPageOnDisk(uint64_t key_hash, uint64_t* offset,
                         size_t* n) const;
   // For a batch whose homes may be on disk: asks the kernel for the home
-  // of `user_key` (layout hash `hash`, KeyHash `key_hash`; `hint`:
+  // of `user_key` (layout hash `hash`, sampled by `sample`; `hint`:
   // PrefetchHome's), if its pages are not in memory (residency.h).
   // `filtered`: the filter has let the key through.
   void AskForHomeOnDisk(const Slice& user_key, uint64_t hash,
-                        uint64_t key_hash, Layout::Hint hint, bool filtered);
-  // The layout's Get. One key in 64 (by its KeyHash, `key_hash`) is
-  // timed, for the share of lookups that read from disk.
+                        uint64_t sample, Layout::Hint hint, bool filtered);
+  // The layout's Get. One key in 64 (by `sample`, SampleHash) is timed,
+  // for the share of lookups that read from disk.
   Status LayoutGet(const ParsedInternalKey& target, uint64_t hash,
-                   uint64_t key_hash, Layout::Hint hint, const ReadUse& use,
+                   uint64_t sample, Layout::Hint hint, const ReadUse& use,
                    GetContext* get_context) {
-    if (Residency::Sampled(key_hash)) {
-      return TimedGet(target, hash, key_hash, hint, use, get_context);
+    if (Residency::Sampled(sample)) {
+      return TimedGet(target, hash, sample, hint, use, get_context);
     }
     return layout_->Get(target, hash, hint, use, get_context);
   }
   Status TimedGet(const ParsedInternalKey& target, uint64_t hash,
-                  uint64_t key_hash, Layout::Hint hint, const ReadUse& use,
+                  uint64_t sample, Layout::Hint hint, const ReadUse& use,
                   GetContext* get_context);
   // ApproximateOffsetOf's answer, whatever the host's signature.
   uint64_t OffsetOf(const Slice& internal_key) const;

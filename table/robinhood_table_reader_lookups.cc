@@ -22,10 +22,10 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     if (!s.ok()) return s;
   }
   const uint64_t hash = layout_->HashOf(target.user_key);
-  // The key's KeyHash, taken once: a hash filter's probe, and the sample
-  // of the shares of misses and reads from disk (a key-ordered file's
-  // `hash` is 0).
-  uint64_t key_hash = 0;
+  // What the shares of misses and of reads from disk sample by; the
+  // key's KeyHash is taken only for a filter's probe (a key-ordered
+  // file's `hash` is the key's home).
+  const uint64_t sample = SampleHash(hash);
   Layout::Hint hint = Layout::kNoHint;
   const bool filtered = filter_.usable() && !skip_filters;
   // A mapped file whose lookups mostly hit reads its home alone.
@@ -42,7 +42,7 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     const bool search = layout_->SearchesForHome();
     const bool expect_miss = search && misses_.MostlyMisses();
     if (!search) hint = layout_->PrefetchHome(target.user_key, hash);
-    key_hash = KeyHashOf(target.user_key, hash);
+    const uint64_t key_hash = KeyHashOf(target.user_key, hash);
     if (filter_.hashed()) filter_.Prefetch(key_hash);
     if (search) {
       hint = expect_miss ? layout_->FindHome(target.user_key, hash)
@@ -52,7 +52,7 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     s = filter_.KeyMayMatch(target.user_key, key_hash, &may);
     if (!s.ok()) return s;
     RecordTick(may ? BLOOM_FILTER_FULL_POSITIVE : BLOOM_FILTER_USEFUL);
-    misses_.Note(!may, key_hash);
+    misses_.Note(!may, sample);
     if (!may) return Status::OK();
     if (expect_miss) layout_->PrefetchFoundHome(hint);
     layout_->PrefetchEntry(hint);
@@ -65,24 +65,23 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     if (skip_filter && !layout_->SearchesForHome()) {
       hint = layout_->PrefetchHome(target.user_key, hash);
     }
-    key_hash = KeyHashOf(target.user_key, hash);
   }
   const ReadUse use = UseOf(ro);
   // The common read returns the layout's answer as it comes.
   if (!use.no_io) {
     if (!skip_filter) {
-      return LayoutGet(target, hash, key_hash, hint, use, get_context);
+      return LayoutGet(target, hash, sample, hint, use, get_context);
     }
     // What the filter would have said, for the share of misses past which
     // lookups ask it again.
     const GetContext::GetState before = get_context->State();
-    s = LayoutGet(target, hash, key_hash, hint, use, get_context);
-    misses_.Note(s.ok() && get_context->State() == before, key_hash);
+    s = LayoutGet(target, hash, sample, hint, use, get_context);
+    misses_.Note(s.ok() && get_context->State() == before, sample);
     return s;
   }
   Status r = LookupMayNotRead(ro)
                  ? CachedBlock::NeedsRead()
-                 : LayoutGet(target, hash, key_hash, hint, use, get_context);
+                 : LayoutGet(target, hash, sample, hint, use, get_context);
   NoteNeedsRead(r, use, get_context);
   return r;
 }
@@ -125,6 +124,8 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
   const bool hashed = filtered && filter_.hashed();
   Slice user_keys[MultiGetContext::MAX_BATCH_SIZE];
   Slice* key_ptrs[MultiGetContext::MAX_BATCH_SIZE];
+  uint64_t samples[MultiGetContext::MAX_BATCH_SIZE];
+  // A hash filter's, taken for it alone.
   uint64_t key_hashes[MultiGetContext::MAX_BATCH_SIZE];
   // The batch's keys, taken once: the range's iterator skips the keys
   // done with every step, and the passes below would step it again.
@@ -135,8 +136,11 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
     user_keys[k] = ExtractUserKey(it->ikey);
     key_ptrs[k] = &user_keys[k];
     hashes[k] = layout_->HashOf(user_keys[k]);
-    key_hashes[k] = KeyHashOf(user_keys[k], hashes[k]);
-    if (hashed) filter_.Prefetch(key_hashes[k]);
+    samples[k] = SampleHash(hashes[k]);
+    if (hashed) {
+      key_hashes[k] = KeyHashOf(user_keys[k], hashes[k]);
+      filter_.Prefetch(key_hashes[k]);
+    }
   }
   // Past memory a mapped filter's pages are on disk as well as the homes:
   // asked for together, not faulted in one probe after another.
@@ -159,18 +163,19 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
   } else if (filtered) {
     filter_.BuiltinKeysMayMatch(k, key_ptrs, may_match);
   }
+  // A read that must not block starts none; in memory none is needed.
+  const bool ask_disk = !use.no_io && residency_.MostlyOnDisk();
   for (int n = 0; n < k; ++n) {
     hints[n] = Layout::kNoHint;
     if (filtered) {
       RecordTick(may_match[n] ? BLOOM_FILTER_FULL_POSITIVE
                               : BLOOM_FILTER_USEFUL);
-      misses_.Note(!may_match[n], key_hashes[n]);
+      misses_.Note(!may_match[n], samples[n]);
       if (!may_match[n]) continue;
     }
     hints[n] = layout_->PrefetchHome(user_keys[n], hashes[n]);
-    // A read that must not block starts none.
-    if (!use.no_io) {
-      AskForHomeOnDisk(user_keys[n], hashes[n], key_hashes[n], hints[n],
+    if (ask_disk) {
+      AskForHomeOnDisk(user_keys[n], hashes[n], samples[n], hints[n],
                        filtered);
     }
   }
@@ -200,13 +205,13 @@ void RobinHoodTableReader::MultiGet(const ReadOptions& ro,
     }
     const GetContext::GetState before =
         skip_filter ? it->get_context->State() : GetContext::kNotFound;
-    *it->s = LayoutGet(target, hashes[i], key_hashes[i], hints[i], use,
+    *it->s = LayoutGet(target, hashes[i], samples[i], hints[i], use,
                        it->get_context);
     NoteNeedsRead(*it->s, use, it->get_context);
     // What the filter would have said (Get's note).
     if (skip_filter) {
       misses_.Note(it->s->ok() && it->get_context->State() == before,
-                   key_hashes[i]);
+                   samples[i]);
     }
   }
 }
@@ -226,19 +231,19 @@ void RobinHoodTableReader::Prepare(const Slice& internal_key) {
   // Where the Get that follows skips the filter, no filter line here: a
   // batch keeps half the misses in flight.
   if (hint != Layout::kNoHint && SkipsFilter()) return;
-  const uint64_t key_hash = KeyHashOf(user_key, hash);
-  if (filter_.hashed()) filter_.Prefetch(key_hash);
-  AskForHomeOnDisk(user_key, hash, key_hash, hint, /*filtered=*/false);
+  if (filter_.hashed()) filter_.Prefetch(KeyHashOf(user_key, hash));
+  AskForHomeOnDisk(user_key, hash, SampleHash(hash), hint,
+                   /*filtered=*/false);
 }
 
 void RobinHoodTableReader::AskForHomeOnDisk(const Slice& user_key,
-                                            uint64_t hash, uint64_t key_hash,
+                                            uint64_t hash, uint64_t sample,
                                             Layout::Hint hint, bool filtered) {
   // Most keys of a batch in memory end at the first test, before any call:
   // this runs for every key of the compacted DB's MultiGet. The sampled
   // keys' pages are not asked for: their Gets would time the asking, and
   // while it worked, stop it.
-  if (!residency_.MostlyOnDisk() || Residency::Sampled(key_hash)) return;
+  if (!residency_.MostlyOnDisk() || Residency::Sampled(sample)) return;
   // Prepare asks no filter (its Get does); a read from disk for a key the
   // filter rules out is worth its probe, taken before the home is sought
   // (a search of an index, for some layouts). But a mapped filter's page
@@ -249,6 +254,7 @@ void RobinHoodTableReader::AskForHomeOnDisk(const Slice& user_key,
   uint64_t filter_offset = 0;
   size_t filter_n = 0;
   if (!filtered && filter_.usable()) {
+    const uint64_t key_hash = KeyHashOf(user_key, hash);
     if (mmap() && filter_.hashed()) {
       filter_page_on_disk =
           FilterPageOnDisk(key_hash, &filter_offset, &filter_n);
@@ -277,7 +283,7 @@ bool RobinHoodTableReader::FilterPageOnDisk(uint64_t key_hash,
 }
 
 Status RobinHoodTableReader::TimedGet(const ParsedInternalKey& target,
-                                      uint64_t hash, uint64_t key_hash,
+                                      uint64_t hash, uint64_t sample,
                                       Layout::Hint hint, const ReadUse& use,
                                       GetContext* get_context) {
   // The DB's clock (SystemClock::Default() unless the user set an Env):
@@ -286,7 +292,7 @@ Status RobinHoodTableReader::TimedGet(const ParsedInternalKey& target,
   const uint64_t start = clock->NowNanos();
   Status s = layout_->Get(target, hash, hint, use, get_context);
   residency_.NoteTime(static_cast<int64_t>(clock->NowNanos() - start),
-                      key_hash);
+                      sample);
   return s;
 }
 

@@ -22,9 +22,12 @@ class StepClock : public SystemClockWrapper {
   static const char* kClassName() { return "RobinHoodTestStepClock"; }
   const char* Name() const override { return kClassName(); }
   uint64_t NowNanos() override {
+    readings.fetch_add(1, std::memory_order_relaxed);
     return now_ += slow ? kSlowStep : kStep;
   }
   std::atomic<bool> slow{false};
+  // NowNanos's calls so far: a timed lookup reads the clock twice.
+  std::atomic<uint64_t> readings{0};
 
  private:
   static constexpr uint64_t kStep = 100;

@@ -52,6 +52,13 @@ inline const InlineTable* InlineOf(const TableReader* t) {
   const InlineLayout* in = ViewOf(t).layout().AsInline();
   return in != nullptr ? &in->table() : nullptr;
 }
+// Whether the reader times its lookups of `user_key`: one key in 64, by
+// what lookups sample by (layout.h SampleOf).
+inline bool TimedKey(const TableReader* t, const Slice& user_key) {
+  const Layout& layout = ViewOf(t).layout();
+  return Residency::Sampled(
+      SampleOf(layout.HashOf(user_key), layout.HashIsKeyHash()));
+}
 inline const BlockTable& BlocksOf(const TableReader* t) {
   static const BlockTable kNone;
   const Layout& layout = ViewOf(t).layout();

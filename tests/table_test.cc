@@ -51,6 +51,7 @@ using harness::Entries;
 using harness::IKey;
 using harness::InlineOf;
 using harness::RecordingFile;
+using harness::TimedKey;
 using harness::ViewOf;
 
 uint64_t ConstantHash(const Slice&, uint64_t) { return 0x5500; }
@@ -1272,7 +1273,7 @@ TEST(TableTest, PreparedBatchAsksForPagesOnDisk) {
     keys.push_back(ExtractUserKey(e.first).ToString());
     if (keys.size() * paged->page_bytes() + (size_t{4} << 20) >
             entries.size() * paged->page_bytes() &&
-        Residency::Sampled(ViewOf(t.get()).Hash(keys.back()))) {
+        TimedKey(t.get(), keys.back())) {
       timed.push_back(keys.back());
     }
   }
@@ -1309,7 +1310,7 @@ TEST(TableTest, PreparedBatchAsksForPagesOnDisk) {
   for (size_t i = 0; i < keys.size(); ++i) {
     const uint64_t offset = i * paged->page_bytes();
     if (offset + paged->page_bytes() > checked) break;
-    if (!Residency::Sampled(ViewOf(t.get()).Hash(keys[i]))) {
+    if (!TimedKey(t.get(), keys[i])) {
       asked.push_back(offset);
     }
   }
@@ -1362,7 +1363,7 @@ TEST(TableTest, PreparedBatchAsksForFilterPagesOnDisk) {
   clock->slow = true;
   int timed = 0;
   for (size_t i = keys.size(); i-- > 0 && timed < 2;) {
-    if (Residency::Sampled(view.Hash(keys[i]))) {
+    if (TimedKey(t.get(), keys[i])) {
       ASSERT_NO_FATAL_FAILURE(get(keys[i]));
       timed++;
     }
@@ -1391,8 +1392,8 @@ TEST(TableTest, PreparedBatchAsksForFilterPagesOnDisk) {
   for (size_t i = 0; i < keys.size(); ++i) {
     Absent a;
     a.key = keys[i] + std::string(1, '\0');
+    if (TimedKey(t.get(), a.key)) continue;
     const uint64_t key_hash = view.Hash(a.key);
-    if (Residency::Sampled(key_hash)) continue;
     const uint64_t hash = view.layout().HashOf(a.key);
     size_t home_n = 0, filter_n = 0;
     if (!view.layout().HomeInFile(a.key, hash,
@@ -1509,7 +1510,7 @@ class DiskLikeTable {
   const std::vector<std::string>& keys() const { return keys_; }
   // Whether the reader times `key`'s Gets (and so never asks for it).
   bool Timed(const std::string& key) const {
-    return Residency::Sampled(ViewOf(t_.get()).Hash(key));
+    return TimedKey(t_.get(), key);
   }
   // Prepares every key of `batch`, as RocksDB's compacted DB does before a
   // MultiGet's Gets: what it asked the file for.
@@ -1582,6 +1583,47 @@ TEST(TableTest, PreparedBatchWithoutMmapAsksForPagesWhileReadsAreSlow) {
   ASSERT_NO_FATAL_FAILURE(d.CheckEveryKth(1));
 }
 
+// One lookup in about 64 is timed (residency.h), chosen by the key: in
+// hash order by its KeyHash, in key order by its home mixed (layout.h
+// SampleOf), which rises with the key, so numbered keys in a run, as a
+// bulk load writes them, must not all fall in or out of the sample.
+TEST(TableTest, LookupsTimeOneKeyInAbout64InEitherSlotOrder) {
+  Entries entries;
+  for (uint64_t i = 0; i < 40000; ++i) {
+    std::string k(8, '\0');
+    for (int b = 0; b < 8; ++b) k[b] = static_cast<char>((i * 7) >> (56 - 8 * b));
+    entries.emplace_back(IKey(k, 0, kTypeValue), "v");
+  }
+  for (bool key_order : {true, false}) {
+    SCOPED_TRACE(key_order ? "slots in key order" : "slots in hash order");
+    RobinHoodTableOptions opts;
+    opts.inline_key_order = key_order;
+    Harness h(true);
+    ASSERT_OK(h.Build(entries, opts));
+    auto clock = std::make_shared<StepClock>();
+    h.SetClock(clock.get());
+    std::unique_ptr<TableReader> t;
+    ASSERT_OK(h.Open(&t));
+    ASSERT_NE(InlineOf(t.get()), nullptr);
+    ASSERT_EQ(InlineOf(t.get())->key_ordered(), key_order);
+    // Each quarter of the keys, in order, has its share of timed ones.
+    const size_t quarter = entries.size() / 4;
+    for (size_t q = 0; q < 4; ++q) {
+      size_t timed = 0;
+      for (size_t i = q * quarter; i < (q + 1) * quarter; ++i) {
+        const std::string key = ExtractUserKey(entries[i].first).ToString();
+        const uint64_t before = clock->readings.load();
+        ASSERT_NO_FATAL_FAILURE(CheckGet(t.get(), entries, key, 1));
+        const uint64_t readings = clock->readings.load() - before;
+        ASSERT_EQ(readings, TimedKey(t.get(), key) ? 2u : 0u) << i;
+        timed += readings / 2;
+      }
+      EXPECT_GT(timed, quarter / 128) << "quarter " << q;
+      EXPECT_LT(timed, quarter / 32) << "quarter " << q;
+    }
+  }
+}
+
 // The same for inline files, whose homes are computed (from the key order
 // or the hash) rather than searched: each key asks for its home slot's
 // page, where its run starts.
@@ -1602,7 +1644,7 @@ TEST(TableTest, PreparedInlineBatchWithoutMmapAsksForHomeSlots) {
     for (const auto& k : d.keys()) {
       if (d.Timed(k)) continue;
       expected.push_back(table.paging().SlotOffset(
-          table.Home(k, ViewOf(d.reader()).layout().HashOf(k))));
+          table.Home(ViewOf(d.reader()).layout().HashOf(k))));
     }
     const RecordingFile::Reads asked = d.Prepare(d.keys());
     ASSERT_EQ(asked.size(), expected.size());
@@ -1698,7 +1740,7 @@ TEST(TableTest, MappedGetsAskTheFilterOnceALookupReadsFromDisk) {
   for (const auto& e : model) {
     keys.push_back(ExtractUserKey(e.first).ToString());
     const bool is_timed =
-        Residency::Sampled(ViewOf(t.get()).Hash(keys.back()));
+        TimedKey(t.get(), keys.back());
     (is_timed ? timed : untimed).push_back(keys.back());
   }
   ASSERT_GE(timed.size(), 60u);

@@ -65,7 +65,8 @@ Status InlineIndexStats(const TableFile& t, uint64_t samples,
     Slice key, value;
     s = in.DecodeSlot(p, i, &key, &value);
     if (!s.ok()) return s;
-    const uint64_t home = in.Home(key, KeyHash(key, m.hash_seed));
+    const uint64_t home = in.key_ordered() ? in.key_order().Home(key)
+                                           : in.Home(KeyHash(key, m.hash_seed));
     if (home > i || i - home != dist - 1) {
       return Status::Corruption(Format(
           "inline slots: slot %" PRIu64 " is not %u past its key's home", i,
@@ -86,7 +87,7 @@ Status InlineIndexStats(const TableFile& t, uint64_t samples,
   for (uint64_t n = 0; n < samples && m.num_keys > 0; ++n) {
     const uint64_t home = in.key_ordered()
                                ? rng() % geo.capacity
-                               : in.Home(Slice(), rng() & ~uint64_t{0xff});
+                               : in.Home(rng() & ~uint64_t{0xff});
     uint64_t read = 0;
     Status s = in.Probe(
         home, true, &buf, [](const char*, uint64_t) { return false; }, &read);

@@ -142,8 +142,9 @@ uint64_t TableFile::Home(const Slice& key, uint64_t hash) const {
     if (paged()->Index(&index).ok()) index->Find(key, &page);
     return page;
   }
-  return inline_table() ? inline_table()->Home(key, hash)
-                        : hash_index().Home(hash);
+  const robinhood::InlineTable* in = inline_table();
+  if (in == nullptr) return hash_index().Home(hash);
+  return in->key_ordered() ? in->key_order().Home(key) : in->Home(hash);
 }
 Status TableFile::SparseIndexRecords(size_t* records) const {
   const robinhood::SparseIndex* samples = nullptr;
