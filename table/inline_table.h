@@ -202,7 +202,13 @@ class InlineTable {
   // as ReadRun's.
   Status Find(const Slice& user_key, uint64_t hash, bool verify,
               std::string* buf, Slice* value, bool* found,
-              uint64_t known_home = 0, CachedBlock* pin = nullptr) const;
+              uint64_t known_home = 0, CachedBlock* pin = nullptr) const {
+    *found = false;
+    // A key wider than the slots is not here.
+    if (user_key.size() > shape_.key_width) return Status::OK();
+    return FindInSlots(user_key, hash, verify, buf, value, found, known_home,
+                       pin);
+  }
   // Walks the run of slots an entry of home `home` may lie in, reading it
   // (checked as ReadRun checks): calls `candidate(p, slot)` for each used
   // slot whose entry has that home, until it returns true, and stops
@@ -321,6 +327,10 @@ class InlineTable {
   }
 
  private:
+  // Find's search of the slots, for a key no wider than they are.
+  Status FindInSlots(const Slice& user_key, uint64_t hash, bool verify,
+                     std::string* buf, Slice* value, bool* found,
+                     uint64_t known_home, CachedBlock* pin) const;
   // Checks page `page`, whose PageBytes lie at `bytes`.
   Status VerifyPage(uint64_t page, const char* bytes) const;
   // The order array, read and checked (with the whole directory) on the

@@ -79,11 +79,14 @@ bool Layout::SaveEntry(const TableView& view, GetContext* get_context,
 Status Layout::SaveCompactedPut(const TableView& view,
                                 const ParsedInternalKey& target,
                                 const Slice& value, GetContext* get_context) {
-  const SequenceNumber seq = view.Surfaced(0);
-  if (seq > target.sequence) return Status::OK();
+  // One named result, made where the caller takes it (Find's reason).
   Status read_status;
-  Save(view, get_context, ParsedInternalKey(target.user_key, seq, kTypeValue),
-       value, &read_status);
+  const SequenceNumber seq = view.Surfaced(0);
+  if (seq <= target.sequence) {
+    Save(view, get_context,
+         ParsedInternalKey(target.user_key, seq, kTypeValue), value,
+         &read_status);
+  }
   return read_status;
 }
 
