@@ -33,7 +33,8 @@ namespace robinhood {
 
 class Residency {
  public:
-  // Whether the lookups of a key of KeyHash `hash` are timed. Each file
+  // Whether the lookups of a key that samples by `hash` (layout.h
+  // SampleOf: its KeyHash, or its home mixed) are timed. Each file
   // learns its share from its own lookups, a batch's keys spread over all
   // of a DB's files: at one in 64, a file has its first samples after a
   // few hundred lookups.
