@@ -358,17 +358,27 @@ Status InlineTable::FindInSlots(const Slice& user_key, uint64_t hash,
                                 CachedBlock* pin) const {
   const uint64_t home = known_home != 0 ? known_home - 1 : Home(hash);
   const char* hit = nullptr;
-  uint64_t hit_slot = 0;
+  uint64_t hit_slot = home;
+  // Most hits of a mapped file lie in their home slot (a key-ordered
+  // file's nearly all), on a page already checked: taken from the
+  // mapping as it lies, without the walk (some 50 instructions).
+  Slice at_home;
+  if (home < geo_.slots && MappedRun(home, 1, verify, &at_home) &&
+      static_cast<uint8_t>(at_home[0]) == 1 &&
+      HoldsKey(at_home.data(), user_key)) {
+    hit = at_home.data();
+  }
+  auto holds_key = [&](const char* p, uint64_t slot) {
+    if (!HoldsKey(p, user_key)) return false;
+    hit = p;
+    hit_slot = slot;
+    return true;
+  };
   // Every return is `s`, so it is made where the caller takes it: a
   // Status moved on every hit is some 25 instructions.
-  Status s = Probe(home, verify, buf,
-                   [&](const char* p, uint64_t slot) {
-                     if (!HoldsKey(p, user_key)) return false;
-                     hit = p;
-                     hit_slot = slot;
-                     return true;
-                   },
-                   nullptr, pin);
+  Status s = hit != nullptr
+                 ? Status::OK()
+                 : Probe(home, verify, buf, holds_key, nullptr, pin);
   if (s.ok() && hit != nullptr) {
     // The slot holds the key, so it is used and its key length in range
     // (what DecodeSlot checks besides): only the value's length is left.

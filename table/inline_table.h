@@ -196,10 +196,10 @@ class InlineTable {
     return key_ordered_ ? hash : HomeOf(hash, geo_.capacity);
   }
 
-  // Finds `user_key` (whose hash is `hash`, as Home's): `*found`, and its value in
-  // `*value` (in the mapping, in `*buf`, or in the cache, held by `*pin`).
-  // `known_home`: what PrefetchHome returned for this key, or 0. `pin`:
-  // as ReadRun's.
+  // Finds `user_key` (whose hash is `hash`, as Home's): `*found`, and its
+  // value in `*value` (in the mapping, in `*buf`, or in the cache, held by
+  // `*pin`). `known_home`: what PrefetchHome returned for this key, or 0.
+  // `pin`: as ReadRun's.
   Status Find(const Slice& user_key, uint64_t hash, bool verify,
               std::string* buf, Slice* value, bool* found,
               uint64_t known_home = 0, CachedBlock* pin = nullptr) const {

@@ -48,9 +48,10 @@ namespace {
 // A value RocksDB may pin: what it does not take over (it copied, or the
 // key did not match) is released when `pinner` goes. Not inlined: its
 // Cleanable would give Save a stack frame on every hit, pinned or not.
-[[gnu::noinline]] bool SavePinnable(const TableView& view, GetContext* get_context,
-                  const ParsedInternalKey& key, const Slice& value,
-                  Status* s) {
+[[gnu::noinline]] bool SavePinnable(const TableView& view,
+                                    GetContext* get_context,
+                                    const ParsedInternalKey& key,
+                                    const Slice& value, Status* s) {
   bool matched = false;
   Cleanable pinner;
   return compat::SaveValue(get_context, key, value, &matched, s,

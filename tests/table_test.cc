@@ -1591,7 +1591,9 @@ TEST(TableTest, LookupsTimeOneKeyInAbout64InEitherSlotOrder) {
   Entries entries;
   for (uint64_t i = 0; i < 40000; ++i) {
     std::string k(8, '\0');
-    for (int b = 0; b < 8; ++b) k[b] = static_cast<char>((i * 7) >> (56 - 8 * b));
+    for (int b = 0; b < 8; ++b) {
+      k[b] = static_cast<char>((i * 7) >> (56 - 8 * b));
+    }
     entries.emplace_back(IKey(k, 0, kTypeValue), "v");
   }
   for (bool key_order : {true, false}) {
