@@ -359,9 +359,9 @@ Status InlineTable::FindInSlots(const Slice& user_key, uint64_t hash,
   const uint64_t home = known_home != 0 ? known_home - 1 : Home(hash);
   const char* hit = nullptr;
   uint64_t hit_slot = home;
-  // Most hits of a mapped file lie in their home slot (a key-ordered
-  // file's nearly all), on a page already checked: taken from the
-  // mapping as it lies, without the walk (some 50 instructions).
+  // Many hits of a mapped file lie in their home slot (a key-ordered
+  // file of numbered keys: all), on a page already checked: taken from
+  // the mapping as it lies, without the walk (some 50 instructions).
   Slice at_home;
   if (home < geo_.slots && MappedRun(home, 1, verify, &at_home) &&
       static_cast<uint8_t>(at_home[0]) == 1 &&
