@@ -42,7 +42,9 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     const bool search = layout_->SearchesForHome();
     const bool expect_miss = search && misses_.MostlyMisses();
     if (!search) hint = layout_->PrefetchHome(target.user_key, hash);
-    const uint64_t key_hash = KeyHashOf(target.user_key, hash);
+    // RocksDB's filters hash the key themselves.
+    const uint64_t key_hash =
+        filter_.hashed() ? KeyHashOf(target.user_key, hash) : 0;
     if (filter_.hashed()) filter_.Prefetch(key_hash);
     if (search) {
       hint = expect_miss ? layout_->FindHome(target.user_key, hash)
@@ -257,7 +259,8 @@ void RobinHoodTableReader::AskForHomeOnDisk(const Slice& user_key,
   uint64_t filter_offset = 0;
   size_t filter_n = 0;
   if (!filtered && filter_.usable()) {
-    const uint64_t key_hash = KeyHashOf(user_key, hash);
+    const uint64_t key_hash =
+        filter_.hashed() ? KeyHashOf(user_key, hash) : 0;
     if (mmap() && filter_.hashed()) {
       filter_page_on_disk =
           FilterPageOnDisk(key_hash, &filter_offset, &filter_n);

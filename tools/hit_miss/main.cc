@@ -233,10 +233,13 @@ int main(int argc, char** argv) {
   auto hot_gets = [&](bool after_line) {
     const double t0 = Now();
     for (int i = 0; i < block; ++i, ++op) {
+      // The line's byte picks the key, so the Get waits on the line.
       const unsigned pick =
-          after_line ? static_cast<unsigned char>(
-                           files.Line(db_bench_ext::Mix(op) % files.lines())) + op
-                     : op;
+          after_line
+              ? static_cast<unsigned char>(
+                    files.Line(db_bench_ext::Mix(op) % files.lines())) +
+                    op
+              : op;
       value.Reset();
       Status r = db->Get(ReadOptions(), db->DefaultColumnFamily(),
                          keys.Key(hot[pick % 16], kbuf), &value);
