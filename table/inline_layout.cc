@@ -32,10 +32,11 @@ Status InlineLayout::Get(const ParsedInternalKey& target, uint64_t hash,
   CachedBlock pin(use);
   bool found = false;
   Slice value;
+  // One named result for every path (SaveCompactedPut's reason).
   Status s = table_.Find(target.user_key, hash, kVerifyReads, buf.get(),
                          &value, &found, hint, &pin);
-  if (!s.ok() || !found) return s;
-  return SaveCompactedPut(*view_, target, value, get_context);
+  if (s.ok() && found) SaveCompactedPut(*view_, target, value, get_context, &s);
+  return s;
 }
 
 InternalIterator* InlineLayout::NewIterator(Arena* arena, bool compaction,

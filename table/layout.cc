@@ -78,18 +78,15 @@ bool Layout::SaveEntry(const TableView& view, GetContext* get_context,
   return Save(view, get_context, key, value, s);
 }
 
-Status Layout::SaveCompactedPut(const TableView& view,
-                                const ParsedInternalKey& target,
-                                const Slice& value, GetContext* get_context) {
-  // One named result, made where the caller takes it (Find's reason).
-  Status read_status;
+void Layout::SaveCompactedPut(const TableView& view,
+                              const ParsedInternalKey& target,
+                              const Slice& value, GetContext* get_context,
+                              Status* s) {
   const SequenceNumber seq = view.Surfaced(0);
   if (seq <= target.sequence) {
     Save(view, get_context,
-         ParsedInternalKey(target.user_key, seq, kTypeValue), value,
-         &read_status);
+         ParsedInternalKey(target.user_key, seq, kTypeValue), value, s);
   }
-  return read_status;
 }
 
 namespace {

@@ -191,10 +191,14 @@ class Layout {
                         Status* s);
   // Hands a compacted put of `target`'s user key with `value` (the one
   // entry of its key in an inline or paged file) to `get_context`, at the
-  // sequence number `view`'s file surfaces it with, if `target` sees it.
-  static Status SaveCompactedPut(const TableView& view,
-                                 const ParsedInternalKey& target,
-                                 const Slice& value, GetContext* get_context);
+  // sequence number `view`'s file surfaces it with, if `target` sees it;
+  // `*s` (OK on entry) takes what stopped it, if anything. Into the
+  // caller's one result: a Get that returns one named Status on every path
+  // is spared a move of it on every hit (some 30 instructions).
+  static void SaveCompactedPut(const TableView& view,
+                               const ParsedInternalKey& target,
+                               const Slice& value, GetContext* get_context,
+                               Status* s);
   // Where Samples finds the sparse index of `view`'s file (every layout's
   // samples are the file's one sparse index), whose addresses must lie
   // below `address_limit`. Reads nothing.

@@ -307,10 +307,11 @@ Status PagedLayout::Get(const ParsedInternalKey& target, uint64_t hash,
   CachedBlock pin(use);
   Slice value;
   bool found = false;
+  // One named result for every path (SaveCompactedPut's reason).
   Status s =
       Find(target.user_key, hash, buf.get(), &value, &found, hint, &pin);
-  if (!s.ok() || !found) return s;
-  return SaveCompactedPut(*view_, target, value, get_context);
+  if (s.ok() && found) SaveCompactedPut(*view_, target, value, get_context, &s);
+  return s;
 }
 
 InternalIterator* PagedLayout::NewIterator(Arena* arena, bool compaction,
