@@ -46,6 +46,33 @@ size_t KeyOrderModel::LongMapPositions(
   return last_varying != 0 ? last_varying : std::min<size_t>(taken, 1);
 }
 
+void KeyOrderModel::SetPrefix(const char* data, size_t len) {
+  prefix_.assign(data, len);
+  // The mask is used for prefixes of at most a word only.
+  prefix_mask_ =
+      len == 0 ? 0 : (len >= 8 ? ~uint64_t{0} : ~(~uint64_t{0} >> (8 * len)));
+  prefix_bits_ = NumberOf(prefix_, 0) & prefix_mask_;
+}
+
+uint64_t KeyOrderModel::HomeOfAny(const Slice& key) const {
+  const size_t plen = prefix_.size();
+  if (plen != 0) {
+    int c;
+    if (plen <= 8 && key.size() >= 8) {
+      const uint64_t head = NumberOf(key, 0) & prefix_mask_;
+      c = head < prefix_bits_ ? -1 : (head > prefix_bits_ ? 1 : 0);
+    } else {
+      const size_t m = key.size() < plen ? key.size() : plen;
+      c = memcmp(key.data(), prefix_.data(), m);
+      if (c == 0 && key.size() < plen) c = -1;
+    }
+    if (c < 0) return 0;
+    if (c > 0) return capacity_ - 1;
+  }
+  return Place(positions_ == 0 ? NumberOf(key, plen)
+                               : MappedNumberOf(key, plen));
+}
+
 bool KeyOrderModel::SetDigits(
     const std::vector<std::array<uint64_t, 4>>& alphabets) {
   positions_ = 0;
@@ -94,8 +121,7 @@ void KeyOrderModel::Fit(uint64_t n, const Slice& first, const Slice& last,
   size_t plen = 0;
   const size_t most = std::min(first.size(), last.size());
   while (plen < most && first[plen] == last[plen]) ++plen;
-  prefix_.assign(first.data(), plen);
-  prefix_number_ = NumberOf(prefix_, 0);
+  SetPrefix(first.data(), plen);
   positions_ = 0;
   digits_.clear();
   alphabets_.clear();
@@ -265,8 +291,7 @@ bool KeyOrderModel::DecodeFrom(Slice* in, uint64_t capacity,
     *why = "does not span the home slots";
     return false;
   }
-  prefix_.assign(in->data() + (need - plen), plen);
-  prefix_number_ = NumberOf(prefix_, 0);
+  SetPrefix(in->data() + (need - plen), plen);
   in->remove_prefix(need);
   capacity_ = capacity;
   if (max_positions == 0) return true;

@@ -101,36 +101,21 @@ class KeyOrderModel {
   // The home of `key`, in [0, capacity): monotone in bytewise key order,
   // for any key (those below the file's keys get 0, above it capacity - 1).
   uint64_t Home(const Slice& key) const {
-    const size_t plen = prefix_.size();
-    if (plen != 0) {
-      int c;
-      if (plen <= 8 && key.size() >= 8) {
-        // A prefix of a word against the key's first, without a call.
-        const int drop = static_cast<int>(64 - 8 * plen);
-        const uint64_t k = NumberOf(key, 0) >> drop;
-        const uint64_t p = prefix_number_ >> drop;
-        c = k < p ? -1 : (k > p ? 1 : 0);
-      } else {
-        const size_t m = key.size() < plen ? key.size() : plen;
-        c = memcmp(key.data(), prefix_.data(), m);
-        if (c == 0 && key.size() < plen) c = -1;
-      }
-      if (c < 0) return 0;
-      if (c > 0) return capacity_ - 1;
+    if (positions_ != 0 || prefix_.size() >= 8 || key.size() < 8) {
+      return HomeOfAny(key);
     }
-    const uint64_t x = positions_ == 0 ? NumberOf(key, plen)
-                                       : MappedNumberOf(key, plen);
-    if (x < base_) return 0;
-    const uint64_t off = x - base_;
-    const uint64_t b = off >> shift_;
-    if (b >= buckets_) return capacity_ - 1;
-    const uint64_t lo = starts_[b];
-    const uint64_t span = starts_[b + 1] - lo;
-    const uint64_t within = off & ((uint64_t{1} << shift_) - 1);
-    const uint64_t home =
-        lo + static_cast<uint64_t>(
-                 (static_cast<unsigned __int128>(span) * within) >> shift_);
-    return home < capacity_ ? home : capacity_ - 1;
+    // A key of a word or more, a prefix shorter than a word and no digit
+    // map (fixed-width binary keys): the key's first word, loaded once,
+    // gives the prefix compare (one mask) and, for a key of one word, the
+    // number. Inline and without the map's loop, which costs a frame of
+    // saved registers where it shares a body with it.
+    uint64_t w;
+    memcpy(&w, key.data(), 8);
+    w = __builtin_bswap64(w);
+    const uint64_t head = w & prefix_mask_;
+    if (head != prefix_bits_) return head < prefix_bits_ ? 0 : capacity_ - 1;
+    return Place(key.size() == 8 ? w << (8 * prefix_.size())
+                                 : NumberOf(key, prefix_.size()));
   }
 
   // After Fit: where a bucket's keys use only part of its numbers, gives it
@@ -210,6 +195,28 @@ class KeyOrderModel {
   }
 
  private:
+  // Home for any key: a prefix of any length, a digit map (out of line:
+  // the map's loop outweighs a call).
+  uint64_t HomeOfAny(const Slice& key) const;
+  void SetPrefix(const char* data, size_t len);
+  // The home of the number `x` of a key that has the prefix.
+  uint64_t Place(uint64_t x) const {
+    if (x < base_) return 0;
+    const uint64_t off = x - base_;
+    const uint64_t b = off >> shift_;
+    if (b >= buckets_) return capacity_ - 1;
+    const uint64_t lo = starts_[b];
+    const uint64_t span = starts_[b + 1] - lo;
+    const uint64_t within = off & ((uint64_t{1} << shift_) - 1);
+    // shift_ <= 63 (DecodeFrom, Fit): the mask spares the product's shift
+    // a test for 64 and more.
+    const uint64_t home =
+        lo + static_cast<uint64_t>(
+                 (static_cast<unsigned __int128>(span) * within) >>
+                 (shift_ & 63));
+    return home < capacity_ ? home : capacity_ - 1;
+  }
+
   // Sets the digit map from `alphabets` (a 256-bit set a position): as
   // many positions as keep the radixes' product within 2^63, at least
   // one. False if an alphabet is empty.
@@ -220,8 +227,10 @@ class KeyOrderModel {
       const std::vector<std::array<uint64_t, 4>>& alphabets);
 
   std::string prefix_;
-  // NumberOf(prefix_, 0), for Home's compare of a short prefix.
-  uint64_t prefix_number_ = 0;
+  // For Home's compare of a prefix of at most a word: the bits of a
+  // number's first word the prefix takes, and its value there.
+  uint64_t prefix_mask_ = 0;
+  uint64_t prefix_bits_ = 0;
   uint32_t shift_ = 0;
   uint32_t buckets_ = 0;
   uint64_t base_ = 0;

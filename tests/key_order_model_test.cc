@@ -406,6 +406,49 @@ TEST(KeyOrderModelTest, HomesFollowKeyOrderForEveryPrefixLength) {
   }
 }
 
+TEST(KeyOrderModelTest, OneWordKeysGetTheHomesOfTheirZeroPaddedForms) {
+  // A key's number is zero-padded past its end, so a key of one word and
+  // the same key with a zero byte appended have one home, whichever way
+  // Home reads them (the word itself, or the bytes past the prefix); with
+  // 7-byte keys in the probes, homes stay monotone across the paths for
+  // keys of a word, longer and shorter.
+  std::mt19937_64 rng(23);
+  for (size_t plen = 0; plen <= 8; ++plen) {
+    const uint64_t high = rng() | 0x8000000000000000u;
+    std::set<std::string> set;
+    // A prefix of 7 bytes leaves 256 keys.
+    const size_t n = plen == 7 ? 200 : 3000;
+    while (set.size() < n) {
+      const uint64_t low = plen == 8 ? 0 : rng() >> (8 * plen);
+      const uint64_t mask = plen == 0 ? 0 : ~uint64_t{0} << (64 - 8 * plen);
+      set.insert(BigEndian((high & mask) | low));
+      if (plen == 8) break;
+    }
+    const std::vector<std::string> keys(set.begin(), set.end());
+    const uint64_t capacity = IndexCapacity(keys.size(), 0.8);
+    const KeyOrderModel m = FitTo(keys, capacity);
+    ASSERT_EQ(m.mapped_positions(), 0u);
+    if (keys.size() > 1) {
+      ASSERT_EQ(m.prefix_len(), plen);
+    }
+    std::vector<std::string> probes = keys;
+    for (int i = 0; i < 3000; ++i) {
+      std::string k = keys[rng() % keys.size()];
+      k[rng() % 8] = static_cast<char>(rng());
+      probes.push_back(k);
+      probes.push_back(BigEndian(rng()));
+      probes.push_back(k.substr(0, 7));
+      probes.push_back(k + std::string(1 + rng() % 4, '\0'));
+    }
+    for (const std::string& k : probes) {
+      if (k.size() != 8) continue;
+      ASSERT_EQ(m.Home(k), m.Home(k + std::string(1, '\0')))
+          << "prefix " << plen << " key " << Slice(k).ToString(true);
+    }
+    ExpectMonotone(m, probes, capacity);
+  }
+}
+
 TEST(KeyOrderModelTest, EvenKeysGetEvenHomes) {
   // Counters: key i of n has home about i / n of the way through.
   std::vector<std::string> keys;
