@@ -24,11 +24,21 @@
 # reports the second (--warmup=0: once): a fresh process starts with cold
 # page tables and, for RobinHoodTable, pages not yet checksummed (each is
 # checked on its first read), which db_bench_ext's warm-up reads absorb.
+# --instructions: instead of ops/s, the instructions a key each phase
+# takes, counted by callgrind (valgrind): the program's total at --reads
+# and at twice as many, the difference over --reads (the open, the fill's
+# files' first reads and the exit cancel). Ratios are then theirs over
+# ours: above 1, ours takes fewer. RobinHoodTable's reader times a sample
+# of its lookups to tell memory from disk, and valgrind slows them: it may
+# then ask its filter where a timed run would not, so its counts move by
+# tens of instructions between runs (callgrind_annotate of the out files,
+# kept in the --db directory's logs/, gives each function's own count,
+# which does not move).
 #
 # Usage: db_bench_ext/stock_db_bench.sh [PLUGIN_SO] [--workload=cuckoo|sparkey]
 #          [--num=N] [--reads=N] [--repetitions=N] [--formats=a,b,..] [--db=DIR]
 #          [--db_bench=PATH] [--robinhood_options='name=value;...']
-#          [--warmup=0|1]
+#          [--warmup=0|1] [--instructions]
 # PLUGIN_SO (or env RH_PLUGIN_SO) defaults to build/librocksdb_robinhood.so.
 # --db_bench=PATH: a db_bench built with the plugin in tree (for example
 # "$(tools/build_host.sh --print)/bin/db_bench"), run with nothing preloaded.
@@ -41,7 +51,7 @@ cd "$(dirname "$0")/.."
 
 so="${RH_PLUGIN_SO:-build/librocksdb_robinhood.so}"
 workload=cuckoo num=1000000 reads=2000000 reps=3 db=/tmp/stock_db_bench db_bench=""
-rh_options="" warmup=1
+rh_options="" warmup=1 instructions=0
 formats=robinhood,cuckoo,plain,block
 for arg in "$@"; do
   case "$arg" in
@@ -54,7 +64,8 @@ for arg in "$@"; do
     --db_bench=*) db_bench="${arg#*=}" ;;
     --robinhood_options=*) rh_options="${arg#*=}" ;;
     --warmup=*) warmup="${arg#*=}" ;;
-    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
+    --instructions) instructions=1 ;;
+    -h|--help) sed -n '2,44p' "$0"; exit 0 ;;
     -*) echo "unknown option $arg" >&2; exit 2 ;;
     *) so="$arg" ;;
   esac
@@ -68,6 +79,10 @@ else
   [ -n "$db_bench" ] || db_bench=$(command -v db_bench || true)
 fi
 [ -x "$db_bench" ] || { echo "db_bench not found: apt-get install rocksdb-tools" >&2; exit 1; }
+if [[ $instructions == 1 ]]; then
+  command -v valgrind > /dev/null || { echo "--instructions needs valgrind: apt-get install valgrind" >&2; exit 1; }
+  [[ $reads == 2000000 ]] && reads=100000  # callgrind runs some 50 times slower
+fi
 
 case "$workload" in
   cuckoo) key_size=8 value_size=4 prefix=8 ;;
@@ -168,7 +183,8 @@ for fmt in "${fmts[@]}"; do
   ok_fmts+=("$fmt")
 done
 
-# One read phase of one format; prints its ops/sec. Phases: readrandom,
+# One read phase of one format; prints its ops/sec (with --instructions,
+# its instructions a key). Phases: readrandom,
 # multireadrandom (batched), multiread_vector, multiread_vector_ro.
 read_phase() {
   local fmt=$1 phase=$2 out="$log/$1.$2.$3" bench=$2 extra=(--multiread_batched=1)
@@ -176,6 +192,20 @@ read_phase() {
     multiread_vector) bench=multireadrandom extra=(--multiread_batched=0) ;;
     multiread_vector_ro) bench=multireadrandom extra=(--multiread_batched=0 --readonly=1) ;;
   esac
+  if [[ $instructions == 1 ]]; then
+    local n total=()
+    for n in "$reads" $((2 * reads)); do
+      # shellcheck disable=SC2086
+      env ${preof[$fmt]:-} valgrind --tool=callgrind --callgrind-out-file="$out.$n.callgrind" \
+        "$db_bench" "${common[@]}" ${flagsof[$fmt]} --db="$db/$fmt" \
+        --use_existing_db=1 --reads="$n" --batch_size=50 "${extra[@]}" \
+        --benchmarks="$bench" > "$out.$n" 2>&1 ||
+        { echo "$fmt: $phase failed, see $out.$n" >&2; return 0; }
+      total+=("$(sed -nE 's/^(summary|totals): *([0-9]+).*/\2/p' "$out.$n.callgrind" | head -1)")
+    done
+    [[ -n "${total[0]}" && -n "${total[1]}" ]] && echo $(( (total[1] - total[0]) / reads ))
+    return 0
+  fi
   local runs=$bench
   [[ $warmup == 1 ]] && runs="$bench,$bench"
   # shellcheck disable=SC2086
@@ -186,12 +216,14 @@ read_phase() {
   tr '\r' '\n' < "$out" | sed -nE "s/^$bench +:.* ([0-9]+) ops\/sec.*/\1/p" | tail -1
 }
 phases=(readrandom multireadrandom multiread_vector multiread_vector_ro)
+unit="ops/sec"
+[[ $instructions == 1 ]] && unit="instructions a key"
 declare -A runs
 for phase in "${phases[@]}"; do
   for ((r = 1; r <= reps; r++)); do
     for fmt in "${ok_fmts[@]}"; do
       v=$(read_phase "$fmt" "$phase" "$r")
-      echo "   $phase run $r $fmt: ${v:-failed} ops/sec" >&2
+      echo "   $phase run $r $fmt: ${v:-failed} $unit" >&2
       runs[$phase.$fmt]="${runs[$phase.$fmt]:-} $v"
     done
   done
@@ -199,18 +231,20 @@ done
 median_of() { tr ' ' '\n' <<< "$1" | grep -E '^[0-9]+$' | sort -n | awk '{a[NR]=$1} END{if (NR) print a[int((NR+1)/2)]}'; }
 
 echo
-echo "stock db_bench, workload $workload, $num keys, medians of $reps (formats interleaved):"
+echo "stock db_bench, workload $workload, $num keys, medians of $reps (formats interleaved)$([[ $instructions == 1 ]] && echo ", $unit (callgrind; ratios theirs over ours)"):"
 echo "multireadrandom: batched (--multiread_batched=1), vector (db_bench's default), vector ro (--readonly=1: the compacted DB)"
 printf '%-10s %12s %7s %12s %7s %12s %7s %12s %7s %12s %7s\n' format readrandom rh/fmt \
   "batched" rh/fmt "vector" rh/fmt "vector ro" rh/fmt "SST bytes" fmt/rh
 for phase in "${phases[@]}"; do declare "rh_$phase=$(median_of "${runs[$phase.robinhood]:-}")"; done
 ratio() { [[ -n "$1" && -n "$2" ]] && awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2fx", a/b}' || echo -; }
+# Speeds: ours over theirs; instruction counts: theirs over ours.
+speed_ratio() { if [[ $instructions == 1 ]]; then ratio "$2" "$1"; else ratio "$1" "$2"; fi; }
 for fmt in "${fmts[@]}"; do
   cols=()
   for phase in "${phases[@]}"; do
     m=$(median_of "${runs[$phase.$fmt]:-}")
     rh_var="rh_$phase"
-    cols+=("${m:-failed}" "$(ratio "${!rh_var}" "$m")")
+    cols+=("${m:-failed}" "$(speed_ratio "${!rh_var}" "$m")")
   done
   printf '%-10s %12s %7s %12s %7s %12s %7s %12s %7s %12s %7s\n' "$fmt" "${cols[@]}" \
     "${bytes[$fmt]:-?}" "$(ratio "${bytes[$fmt]:-}" "${bytes[robinhood]:-}")"
