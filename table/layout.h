@@ -194,7 +194,8 @@ class Layout {
   // sequence number `view`'s file surfaces it with, if `target` sees it;
   // `*s` (OK on entry) takes what stopped it, if anything. Into the
   // caller's one result: a Get that returns one named Status on every path
-  // is spared a move of it on every hit (some 30 instructions).
+  // is spared a move of it on every hit (the inline Get and its save, 123
+  // to 106 instructions a hit by callgrind).
   static void SaveCompactedPut(const TableView& view,
                                const ParsedInternalKey& target,
                                const Slice& value, GetContext* get_context,
