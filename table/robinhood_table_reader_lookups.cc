@@ -38,15 +38,16 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     // filter's line first where the home takes a search (the paged
     // layout's), which the line arrives during. There, while a quarter or
     // more of the file's lookups miss, the home's lines wait for the
-    // filter's yes (miss_share.h).
+    // filter's yes, and past three in four the search too (miss_share.h).
     const bool search = layout_->SearchesForHome();
     const bool expect_miss = search && misses_.MostlyMisses();
+    const bool search_after = expect_miss && misses_.NearlyAllMiss();
     if (!search) hint = layout_->PrefetchHome(target.user_key, hash);
     // RocksDB's filters hash the key themselves.
     const uint64_t key_hash =
         filter_.hashed() ? KeyHashOf(target.user_key, hash) : 0;
     if (filter_.hashed()) filter_.Prefetch(key_hash);
-    if (search) {
+    if (search && !search_after) {
       hint = expect_miss ? layout_->FindHome(target.user_key, hash)
                          : layout_->PrefetchHome(target.user_key, hash);
     }
@@ -56,7 +57,11 @@ Status RobinHoodTableReader::Get(const ReadOptions& ro, const Slice& key,
     RecordTick(may ? BLOOM_FILTER_FULL_POSITIVE : BLOOM_FILTER_USEFUL);
     misses_.Note(!may, sample);
     if (!may) return Status::OK();
-    if (expect_miss) layout_->PrefetchFoundHome(hint);
+    if (search_after) {
+      hint = layout_->PrefetchHome(target.user_key, hash);
+    } else if (expect_miss) {
+      layout_->PrefetchFoundHome(hint);
+    }
     layout_->PrefetchEntry(hint);
   } else {
     // A computed home's hint spares the read computing it again (inline,

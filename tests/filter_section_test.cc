@@ -307,6 +307,31 @@ TEST(MissShareTest, FollowsTheFilterAnswers) {
   EXPECT_FALSE(share.MostlyMisses());
 }
 
+// Past three misses in four a lookup waits with its search too: a run of
+// misses passes that mark, a share of half does not, and hits bring it
+// back under.
+TEST(MissShareTest, NearlyAllMissPastThreeInFour) {
+  std::mt19937_64 rng(12);
+  MissShare share;
+  EXPECT_FALSE(share.NearlyAllMiss());
+  auto run = [&](int lookups, double miss_share) {
+    for (int i = 0; i < lookups; ++i) {
+      share.Note(std::uniform_real_distribution<double>()(rng) < miss_share,
+                 rng());
+    }
+  };
+  run(2000, 1.0);
+  EXPECT_TRUE(share.NearlyAllMiss());
+  run(4000, 0.5);
+  EXPECT_TRUE(share.MostlyMisses());
+  EXPECT_FALSE(share.NearlyAllMiss());
+  run(4000, 0.95);
+  EXPECT_TRUE(share.NearlyAllMiss());
+  run(2000, 0.0);
+  EXPECT_FALSE(share.NearlyAllMiss());
+  EXPECT_FALSE(share.MostlyMisses());
+}
+
 // One key in eight, by hash, moves it: lookups of keys whose hashes fall
 // outside the sample leave it as it was, so concurrent lookups seldom
 // write it.

@@ -1135,9 +1135,10 @@ TEST(TableTest, PagedLookupsGuessWhereTheirEntryLies) {
 }
 
 // A file whose lookups mostly miss asks for a key's page only after its
-// filter's yes (miss_share.h). The keys it has, looked up right after a
-// run of misses (in that order) and then in a run of hits (back in the
-// other), are found with their values, and absent keys are not.
+// filter's yes, and one whose lookups nearly all miss searches for it only
+// then (miss_share.h). The keys it has, looked up right after a run of
+// misses (in those orders) and then in a run of hits (back in the other),
+// are found with their values, and absent keys are not.
 TEST(TableTest, PagedLookupsAnswerAfterRunsOfMisses) {
   std::mt19937_64 rng(9);
   std::map<std::string, std::string> sorted;
