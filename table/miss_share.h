@@ -50,9 +50,7 @@ class SampledShare {
   }
   // Whether it was true for more than one in `n` of the sampled lookups
   // lately. False until lookups say otherwise.
-  bool MoreThanOneIn(uint32_t n) const {
-    return share_.load(std::memory_order_relaxed) > kOne / n;
-  }
+  bool MoreThanOneIn(uint32_t n) const { return MoreThan(1, n); }
   // Whether it was true for more than `k` in `n` of them lately.
   bool MoreThan(uint32_t k, uint32_t n) const {
     return share_.load(std::memory_order_relaxed) > kOne / n * k;

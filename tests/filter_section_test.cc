@@ -282,6 +282,16 @@ TEST(FilterSectionTest, DamagedOrUnknownHashFilter) {
   }
 }
 
+// `lookups` lookups of random keys, each a miss with probability
+// `miss_share`.
+void NoteLookups(MissShare* share, std::mt19937_64* rng, int lookups,
+                 double miss_share) {
+  for (int i = 0; i < lookups; ++i) {
+    share->Note(std::uniform_real_distribution<double>()(*rng) < miss_share,
+                (*rng)());
+  }
+}
+
 // The share follows the lookups: none at first, most of them once misses
 // run, and back when hits do; around the quarter it turns on, the side it
 // lands on follows the share.
@@ -290,10 +300,7 @@ TEST(MissShareTest, FollowsTheFilterAnswers) {
   MissShare share;
   EXPECT_FALSE(share.MostlyMisses());
   auto run = [&](int lookups, double miss_share) {
-    for (int i = 0; i < lookups; ++i) {
-      share.Note(std::uniform_real_distribution<double>()(rng) < miss_share,
-                 rng());
-    }
+    NoteLookups(&share, &rng, lookups, miss_share);
   };
   run(2000, 0.0);
   EXPECT_FALSE(share.MostlyMisses());
@@ -315,10 +322,7 @@ TEST(MissShareTest, NearlyAllMissPastThreeInFour) {
   MissShare share;
   EXPECT_FALSE(share.NearlyAllMiss());
   auto run = [&](int lookups, double miss_share) {
-    for (int i = 0; i < lookups; ++i) {
-      share.Note(std::uniform_real_distribution<double>()(rng) < miss_share,
-                 rng());
-    }
+    NoteLookups(&share, &rng, lookups, miss_share);
   };
   run(2000, 1.0);
   EXPECT_TRUE(share.NearlyAllMiss());
