@@ -18,14 +18,16 @@ uint32_t InlineDirectory::PageCrc(uint64_t page) const {
 
 void InlineDirectory::EncodeTo(std::string* dst) const {
   const size_t start = dst->size();
-  PutFixed32(dst, shape.key_width);
+  PutFixed32(dst, shape.key_width + shape.elided);
   PutFixed32(dst, shape.value_width);
   PutFixed32(dst, (shape.var_key ? kShapeVarKey : 0) |
                       (shape.var_value ? kShapeVarValue : 0) |
                       (key_ordered ? kShapeKeyOrdered : 0) |
                       (key_ordered && model.mapped_positions() != 0
                            ? kShapeDigitMap
-                           : 0));
+                           : 0) |
+                      (key_ordered && shape.elided != 0 ? kShapeElidedPrefix
+                                                        : 0));
   PutFixed32(dst, page_slots);
   PutFixed32(dst, order_width);
   if (key_ordered) model.EncodeTo(dst);
@@ -66,7 +68,7 @@ Status InlineDirectory::DecodeFrom(const Slice& in, const TableMeta& meta,
                                   std::to_string(kInlineMaxValueWidth));
   }
   if ((bits & ~(kShapeVarKey | kShapeVarValue | kShapeKeyOrdered |
-                kShapeDigitMap)) != 0) {
+                kShapeDigitMap | kShapeElidedPrefix)) != 0) {
     return bad("shape", "unknown bits");
   }
   const bool mapped = (bits & kShapeDigitMap) != 0;
@@ -74,12 +76,42 @@ Status InlineDirectory::DecodeFrom(const Slice& in, const TableMeta& meta,
                  format_version < kFormatVersionDigitMap)) {
     return bad("shape", "a digit map without key order, or before version 9");
   }
+  const bool elided = (bits & kShapeElidedPrefix) != 0;
+  if (elided && ((bits & kShapeKeyOrdered) == 0 ||
+                 format_version < kFormatVersionElidedPrefix)) {
+    return bad("shape",
+               "an elided prefix without key order, or before version 11");
+  }
   shape.var_key = (bits & kShapeVarKey) != 0;
   shape.var_value = (bits & kShapeVarValue) != 0;
   key_ordered = (bits & kShapeKeyOrdered) != 0;
   if (key_ordered != meta.key_ordered()) {
     return bad("shape", "key order disagrees with the meta block");
   }
+  Slice rest(in.data() + kInlineDirectoryHeader,
+             in.size() - kInlineDirectoryHeader);
+  if (key_ordered) {
+    if (order_width != 0) {
+      return bad("order_width", "an order array with slots in key order");
+    }
+    std::string why;
+    const uint32_t max_positions =
+        !mapped ? 0
+        : format_version >= kFormatVersionLongDigitMap ? kMaxMappedPositions
+                                                       : kMaxShortMapPositions;
+    // The model's prefix is at most key_width bytes: the key field's width
+    // below cannot go negative.
+    if (!model.DecodeFrom(&rest, meta.index_capacity, shape.key_width,
+                          max_positions, &why)) {
+      return bad("key order model", why);
+    }
+    if (elided) {
+      shape.elided = static_cast<uint32_t>(model.prefix_len());
+      shape.key_width -= shape.elided;
+    }
+  }
+  // The slots' width, and so their pages, follow from the shape as
+  // decoded, the elided prefix taken off.
   const SlotPages pg = paging();
   if (page_slots != pg.page_slots) {
     return bad("page_slots", std::to_string(page_slots) + ", not " +
@@ -98,22 +130,6 @@ Status InlineDirectory::DecodeFrom(const Slice& in, const TableMeta& meta,
   if (order_width == 0 && slots > kInlineMaxSortedSlots) {
     // Readers make the order themselves, in 32-bit slot numbers.
     return bad("order_width", "none, with too many slots to sort");
-  }
-  Slice rest(in.data() + kInlineDirectoryHeader,
-             in.size() - kInlineDirectoryHeader);
-  if (key_ordered) {
-    if (order_width != 0) {
-      return bad("order_width", "an order array with slots in key order");
-    }
-    std::string why;
-    const uint32_t max_positions =
-        !mapped ? 0
-        : format_version >= kFormatVersionLongDigitMap ? kMaxMappedPositions
-                                                       : kMaxShortMapPositions;
-    if (!model.DecodeFrom(&rest, meta.index_capacity, shape.key_width,
-                          max_positions, &why)) {
-      return bad("key order model", why);
-    }
   }
   uint64_t crc_bytes = pages * 4;
   if (crcs_in_pages()) {

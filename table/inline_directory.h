@@ -10,7 +10,10 @@
 //                          bit 2: slots in key order (meta block flag
 //                          kKeyOrderedSlots, format version 4);
 //                          bit 3: the model has a digit map (with bit 2,
-//                          format version 9)
+//                          format version 9);
+//                          bit 4: slots leave out the model's prefix (with
+//                          bit 2, format version 11): their key fields
+//                          are key_width - prefix_len bytes
 //   fixed32 page_slots     slots per checksummed page (SlotPages,
 //                          inline_table.h: max(1, 4096 / W) in versions
 //                          2-4, (4096 - 4) / W from version 5)
@@ -44,6 +47,7 @@ constexpr uint32_t kShapeVarKey = 1;
 constexpr uint32_t kShapeVarValue = 2;
 constexpr uint32_t kShapeKeyOrdered = 4;
 constexpr uint32_t kShapeDigitMap = 8;
+constexpr uint32_t kShapeElidedPrefix = 16;
 // The most bytes a directory's head can take (version 5 on): the header,
 // the largest model and the head's CRC.
 constexpr uint32_t kInlineDirectoryMaxHead =
@@ -53,7 +57,8 @@ static_assert(kInlineDirectoryMaxHead == 20 + 16408 + 255 + 1028 + 4,
 
 struct InlineDirectory {
   uint32_t format_version = 0;  // the file's (the meta block's)
-  InlineShape shape;
+  InlineShape shape;  // key_width: the key field's (the longest key less
+                      // shape.elided); the encoding holds the longest key's
   bool key_ordered = false;
   uint32_t page_slots = 1;
   uint32_t order_width = 0;

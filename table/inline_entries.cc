@@ -59,23 +59,27 @@ bool InlineEntryBuffer::Fits(size_t key_size, size_t value_size) const {
                    var_value) <= slot_limit_;
 }
 
-void InlineEntryBuffer::Restride(uint32_t key_width, uint32_t value_width) {
-  const uint32_t stride = 2 + key_width + value_width;
+void InlineEntryBuffer::Restride(uint32_t key_width, uint32_t value_width,
+                                 uint32_t shared) {
+  const uint32_t stride = 2 + (key_width - shared) + value_width;
   const size_t per_chunk = kChunkBytes / stride;
   std::vector<std::unique_ptr<char[]>> chunks;
+  std::string buf;
   for (uint64_t i = 0; i < count_; ++i) {
     if (i % per_chunk == 0) chunks.emplace_back(new char[kChunkBytes]());
     Slice k, v;
-    Get(i, &k, &v);
+    Get(i, &buf, &k, &v);
+    k.remove_prefix(shared);
     char* p = chunks.back().get() + (i % per_chunk) * stride;
     p[0] = static_cast<char>(k.size());
     memcpy(p + 1, k.data(), k.size());
-    p[1 + key_width] = static_cast<char>(v.size());
-    memcpy(p + 2 + key_width, v.data(), v.size());
+    p[1 + key_width - shared] = static_cast<char>(v.size());
+    memcpy(p + 2 + key_width - shared, v.data(), v.size());
   }
   chunks_ = std::move(chunks);
   key_width_ = key_width;
   value_width_ = value_width;
+  shared_ = shared;
   stride_ = stride;
   per_chunk_ = per_chunk;
 }
@@ -85,45 +89,72 @@ void InlineEntryBuffer::Add(const Slice& key, const Slice& value) {
   if (count_ == 0) {
     first_key_size_ = key.size();
     first_value_size_ = value.size();
+    first_key_.assign(key.data(), key.size());
   }
   var_key_ = var_key_ || key.size() != first_key_size_;
   var_value_ = var_value_ || value.size() != first_value_size_;
   if (spilled()) {
     key_width_ = std::max<uint32_t>(key_width_, key.size());
     value_width_ = std::max<uint32_t>(value_width_, value.size());
-    if (count_ == 0) first_key_.assign(key.data(), key.size());
     last_key_.assign(key.data(), key.size());
     Status st = AppendArrival(key, value);
     if (!st.ok() && status_.ok()) status_ = st;
     ++count_;
     return;
   }
-  if (stride_ == 0 || key.size() > key_width_ || value.size() > value_width_) {
+  // The bytes this key shares with the first (and so with every key so
+  // far, which share the first's `shared_`).
+  uint32_t shared = count_ == 0 ? static_cast<uint32_t>(key.size()) : shared_;
+  uint32_t common = shared;
+  if (key.size() < shared ||
+      memcmp(key.data(), first_key_.data(), shared) != 0) {
+    const uint32_t most = std::min<uint32_t>(shared, key.size());
+    for (common = 0; common < most && key[common] == first_key_[common];) {
+      ++common;
+    }
+  }
+  if (common < shared) {
+    // Exactly while restriding is cheap; past that at most half the shared
+    // bytes are kept, so that keys that share less and less, late, restride
+    // the entries no more than 9 times in all.
+    shared = count_ <= kExactRestrides ? common : std::min(common, shared / 2);
+  }
+  if (stride_ == 0 || key.size() > key_width_ || value.size() > value_width_ ||
+      shared != shared_) {
     Restride(std::max<uint32_t>(key_width_, key.size()),
-             std::max<uint32_t>(value_width_, value.size()));
+             std::max<uint32_t>(value_width_, value.size()), shared);
   }
   if (count_ % per_chunk_ == 0 && count_ / per_chunk_ == chunks_.size()) {
     chunks_.emplace_back(new char[kChunkBytes]());
   }
   char* p = At(count_);
-  p[0] = static_cast<char>(key.size());
-  memcpy(p + 1, key.data(), key.size());
-  p[1 + key_width_] = static_cast<char>(value.size());
-  memcpy(p + 2 + key_width_, value.data(), value.size());
+  const uint32_t kw = key_width_ - shared_;
+  p[0] = static_cast<char>(key.size() - shared_);
+  memcpy(p + 1, key.data() + shared_, key.size() - shared_);
+  p[1 + kw] = static_cast<char>(value.size());
+  memcpy(p + 2 + kw, value.data(), value.size());
   ++count_;
 }
 
-void InlineEntryBuffer::Get(uint64_t i, Slice* key, Slice* value) const {
+void InlineEntryBuffer::Get(uint64_t i, std::string* buf, Slice* key,
+                            Slice* value) const {
   const char* p = At(i);
+  const uint32_t kw = key_width_ - shared_;
   *key = Slice(p + 1, static_cast<uint8_t>(p[0]));
-  *value = Slice(p + 2 + key_width_, static_cast<uint8_t>(p[1 + key_width_]));
+  *value = Slice(p + 2 + kw, static_cast<uint8_t>(p[1 + kw]));
+  if (shared_ != 0) {
+    buf->assign(first_key_.data(), shared_);
+    buf->append(key->data(), key->size());
+    *key = Slice(*buf);
+  }
 }
 
 Status InlineEntryBuffer::ForEach(const EntryVisit& visit) {
   if (!spilled()) {
+    std::string buf;
     for (uint64_t i = 0; i < count_; ++i) {
       Slice k, v;
-      Get(i, &k, &v);
+      Get(i, &buf, &k, &v);
       if (!visit(k, v)) break;
     }
     return Status::OK();
@@ -161,14 +192,16 @@ Status InlineEntryBuffer::AppendArrival(const Slice& key, const Slice& value) {
 Status InlineEntryBuffer::Spill(SpillDir* dir, size_t sort_budget) {
   if (spilled()) return status_;
   Status s = arrivals_.Spill(dir);
+  std::string buf;
   for (uint64_t i = 0; i < count_ && s.ok(); ++i) {
     Slice k, v;
-    Get(i, &k, &v);
-    if (i == 0) first_key_.assign(k.data(), k.size());
+    Get(i, &buf, &k, &v);
     if (i + 1 == count_) last_key_.assign(k.data(), k.size());
     s = AppendArrival(k, v);
   }
   chunks_.clear();
+  // Spilled entries hold their whole keys.
+  shared_ = 0;
   spill_dir_ = dir;
   sort_budget_ = sort_budget;
   if (!s.ok() && status_.ok()) status_ = s;
@@ -207,6 +240,12 @@ InlineShape InlineEntryBuffer::shape() const {
   s.value_width = value_width_;
   s.var_key = var_key_;
   s.var_value = var_value_;
+  if (key_ordered_) {
+    // Every key starts with the model's prefix (its first and last keys
+    // share it, and the keys are in order): the slots leave it out.
+    s.elided = static_cast<uint32_t>(model_.prefix_len());
+    s.key_width -= s.elided;
+  }
   return s;
 }
 
@@ -261,9 +300,10 @@ bool InlineEntryBuffer::Plan(double load_factor, HashFunction hash,
     *geometry = geo;
     return geo.max_displacement <= kInlineMaxDisplacement;
   }
+  std::string buf;
   for (uint64_t i = index_.num_keys(); i < count_; ++i) {
     Slice k, v;
-    Get(i, &k, &v);
+    Get(i, &buf, &k, &v);
     index_.Add(hash(k, seed), i);
   }
   geo_ = index_.Plan(load_factor);
@@ -286,13 +326,12 @@ bool InlineEntryBuffer::PlanKeyOrder(double load_factor,
   geo.capacity = IndexCapacity(count_, load_factor);
   geo.keys = count_;
   if (geo.capacity > kMaxOrderedCapacity) return false;
-  Slice first, last, v;
+  Slice first = first_key_, last, v;
+  std::string last_buf;
   if (spilled()) {
-    first = first_key_;
     last = last_key_;
   } else {
-    Get(0, &first, &v);
-    Get(count_ - 1, &last, &v);
+    Get(count_ - 1, &last_buf, &last, &v);
   }
   const IndexGeometry empty = geo;
   // Places every key at its home under `m`: true, with the geometry in
@@ -401,7 +440,8 @@ Status InlineEntryBuffer::WriteSlots(const Sink& sink, bool order,
       const uint64_t home = model_.Home(k);
       const uint64_t slot = place.Place(home);
       while (next < slot) put(0, Slice(), Slice());
-      put(static_cast<uint32_t>(slot - home + 1), k, val);
+      put(static_cast<uint32_t>(slot - home + 1),
+          Slice(k.data() + sh.elided, k.size() - sh.elided), val);
       return s.ok();
     });
   } else if (spilled()) {
@@ -428,6 +468,7 @@ Status InlineEntryBuffer::WriteSlots(const Sink& sink, bool order,
   } else {
     HashIndex homes;
     homes.Init(nullptr, geo_);
+    std::string key_buf;
     v = index_.VisitSlots(
       geo_, [&](uint64_t slot, uint64_t hash, uint64_t ordinal,
                 uint64_t ahead) {
@@ -435,7 +476,7 @@ Status InlineEntryBuffer::WriteSlots(const Sink& sink, bool order,
         if (ahead != HashIndexBuilder::kNoAddress) __builtin_prefetch(At(ahead));
         while (next < slot) put(0, Slice(), Slice());
         Slice k, val;
-        Get(ordinal, &k, &val);
+        Get(ordinal, &key_buf, &k, &val);
         put(static_cast<uint32_t>(slot - homes.Home(hash) + 1), k, val);
         return s;
       });

@@ -8,8 +8,9 @@
 // enough that a monotone estimate of their rank places them as well as a
 // hash would (key_order_model.h): the builder tries key order first.
 //
-// Memory: each entry at a fixed stride of 2 + longest key + longest value
-// (restrided when a longer one arrives), in chunks; for hash order, from
+// Memory: each entry at a fixed stride of 2 + longest key + longest value,
+// less the bytes every key shares with the first (restrided when a longer
+// one arrives or the shared bytes shrink), in chunks; for hash order, from
 // Finish on, the hash index builder's 12 bytes an entry for the placement.
 // The order array is made by reordering those records in place, after the
 // entries are gone.
@@ -51,8 +52,9 @@ class InlineEntryBuffer {
   // REQUIRES: Fits(key.size(), value.size()); keys arrive in order.
   void Add(const Slice& key, const Slice& value);
   uint64_t size() const { return count_; }
-  // Entry `i` (< size()), in the order added. REQUIRES: !spilled().
-  void Get(uint64_t i, Slice* key, Slice* value) const;
+  // Entry `i` (< size()), in the order added, its key made in `*buf`
+  // where the shared bytes were left out. REQUIRES: !spilled().
+  void Get(uint64_t i, std::string* buf, Slice* key, Slice* value) const;
   // Hands every entry to `visit` in the order added, until it returns
   // false.
   using EntryVisit = std::function<bool(const Slice& key, const Slice& value)>;
@@ -103,7 +105,10 @@ class InlineEntryBuffer {
   char* At(uint64_t i) const {
     return chunks_[i / per_chunk_].get() + (i % per_chunk_) * stride_;
   }
-  void Restride(uint32_t key_width, uint32_t value_width);
+  void Restride(uint32_t key_width, uint32_t value_width, uint32_t shared);
+  // Entries up to which a key that shares fewer bytes with the first
+  // restrides to exactly what it shares.
+  static constexpr uint64_t kExactRestrides = 4096;
   // Appends an entry to the spilled ones: [u8 klen][key][u8 vlen][value].
   Status AppendArrival(const Slice& key, const Slice& value);
   // The entry of a hash-order record (SpillSorter), and its hash and
@@ -118,6 +123,9 @@ class InlineEntryBuffer {
   const uint32_t slot_limit_;
   uint32_t key_width_ = 0;
   uint32_t value_width_ = 0;
+  // In memory: the first bytes of every key, the first key's, left out of
+  // the entries (at most what they share; 0 once spilled).
+  uint32_t shared_ = 0;
   bool var_key_ = false;
   bool var_value_ = false;
   size_t first_key_size_ = 0;
@@ -131,7 +139,7 @@ class InlineEntryBuffer {
   bool key_ordered_ = false;
   KeyOrderModel model_;
   // Spilled: the entries as they came ([u8 klen][key][u8 vlen][value]),
-  // the first and last keys, and the sorters.
+  // the last key, and the sorters. The first key, always.
   SpillDir* spill_dir_ = nullptr;
   size_t sort_budget_ = 0;
   SpillBuffer arrivals_;

@@ -328,7 +328,8 @@ Status InlineTable::DecodeSlot(const char* p, uint64_t slot, Slice* key,
 bool InlineTable::HomeInFile(const Slice& user_key, uint64_t hash,
                              uint64_t known_home, uint64_t* offset,
                              size_t* n) const {
-  if (user_key.size() > shape_.key_width) return false;
+  Slice stored;
+  if (!Stored(user_key, &stored)) return false;
   const uint64_t home = known_home != 0 ? known_home - 1 : Home(hash);
   if (home >= geo_.slots) return false;
   *offset = slots_offset_ + paging_.SlotOffset(home);
@@ -352,7 +353,7 @@ void InlineTable::PrefetchPosition(uint64_t position) const {
                      paging_.SlotOffset(slot));
 }
 
-Status InlineTable::FindInSlots(const Slice& user_key, uint64_t hash,
+Status InlineTable::FindInSlots(const Slice& stored, uint64_t hash,
                                 bool verify, std::string* buf, Slice* value,
                                 bool* found, uint64_t known_home,
                                 CachedBlock* pin) const {
@@ -365,11 +366,11 @@ Status InlineTable::FindInSlots(const Slice& user_key, uint64_t hash,
   Slice at_home;
   if (home < geo_.slots && MappedRun(home, 1, verify, &at_home) &&
       static_cast<uint8_t>(at_home[0]) == 1 &&
-      HoldsKey(at_home.data(), user_key)) {
+      HoldsKey(at_home.data(), stored)) {
     hit = at_home.data();
   }
   auto holds_key = [&](const char* p, uint64_t slot) {
-    if (!HoldsKey(p, user_key)) return false;
+    if (!HoldsKey(p, stored)) return false;
     hit = p;
     hit_slot = slot;
     return true;

@@ -76,23 +76,30 @@ constexpr uint32_t kInlinePageBytes = 4096;
 constexpr uint64_t kInlineMaxSortedSlots = 0xffffffffu;
 
 struct InlineShape {
+  // The key field's bytes: the longest key, less `elided`.
   uint32_t key_width = 0;
   uint32_t value_width = 0;
   bool var_key = false;
   bool var_value = false;
+  // Bytes every key starts with that its slot leaves out (format version
+  // 11, key order only): the model's prefix. A slot's key field, and its
+  // length byte, hold the rest of the key.
+  uint32_t elided = 0;
 
   uint32_t key_at() const { return 1 + (var_key ? 1 : 0); }
   uint32_t value_at() const {
     return key_at() + key_width + (var_value ? 1 : 0);
   }
   uint32_t slot_width() const { return value_at() + value_width; }
-  // The key of the used slot at `p`, as its length byte says (unchecked:
-  // DecodeSlot checks it against key_width).
+  // The key field of the used slot at `p`, as its length byte says
+  // (unchecked: DecodeSlot checks it against key_width): the key without
+  // its elided prefix.
   Slice KeyOf(const char* p) const {
     return Slice(p + key_at(),
                  var_key ? static_cast<uint8_t>(p[1]) : key_width);
   }
-  // Writes the slot for an entry `dist` - 1 slots past its home.
+  // Writes the slot for an entry `dist` - 1 slots past its home (`key`
+  // without its elided prefix).
   void EncodeSlot(uint32_t dist, const Slice& key, const Slice& value,
                   char* slot) const;
 };
@@ -204,10 +211,35 @@ class InlineTable {
               std::string* buf, Slice* value, bool* found,
               uint64_t known_home = 0, CachedBlock* pin = nullptr) const {
     *found = false;
-    // A key wider than the slots is not here.
-    if (user_key.size() > shape_.key_width) return Status::OK();
-    return FindInSlots(user_key, hash, verify, buf, value, found, known_home,
+    // A key without the file's prefix, or wider than the slots, is not
+    // here.
+    Slice stored;
+    if (!Stored(user_key, &stored)) return Status::OK();
+    return FindInSlots(stored, hash, verify, buf, value, found, known_home,
                        pin);
+  }
+  // What a slot holds of `user_key`: false for a key no slot can hold
+  // (without the elided prefix, or longer than the key field).
+  bool Stored(const Slice& user_key, Slice* stored) const {
+    const uint32_t e = shape_.elided;
+    if (e != 0) {
+      const char* prefix = model_.prefix().data();
+      if (user_key.size() < e ||
+          !(e <= 8 ? EqualShort(user_key.data(), prefix, e)
+                   : memcmp(user_key.data(), prefix, e) == 0)) {
+        return false;
+      }
+    }
+    *stored = Slice(user_key.data() + e, user_key.size() - e);
+    return stored->size() <= shape_.key_width;
+  }
+  // The user key of a slot whose key field holds `stored`: `stored`
+  // itself, or with an elided prefix the whole key, made in `*buf`.
+  Slice UserKey(const Slice& stored, std::string* buf) const {
+    if (shape_.elided == 0) return stored;
+    buf->assign(model_.prefix());
+    buf->append(stored.data(), stored.size());
+    return Slice(*buf);
   }
   // Walks the run of slots an entry of home `home` may lie in, reading it
   // (checked as ReadRun checks): calls `candidate(p, slot)` for each used
@@ -254,9 +286,10 @@ class InlineTable {
   // With mmap: brings the first cache line of the key's home run in, and
   // returns its home plus one (0 where it computed none), for Find.
   uint64_t PrefetchHome(const Slice& user_key, uint64_t hash) const {
-    // Without mmap a lookup reads the run into a buffer; a key wider than
-    // the slots is answered without reading them (Find).
-    if (!file_->mmap() || user_key.size() > shape_.key_width) return 0;
+    // Without mmap a lookup reads the run into a buffer; a key no slot
+    // can hold is answered without reading them (Find).
+    Slice stored;
+    if (!file_->mmap() || !Stored(user_key, &stored)) return 0;
     const uint64_t home = Home(hash);
     if (home >= geo_.slots) return 0;
     // The home's line only. Hosts prepare a batch of 50 keys before the
@@ -310,7 +343,8 @@ class InlineTable {
   // Leaves the verified pages of `run` (ReadPages(first, count)) in the
   // cache of KeepPagesIn, for lookups and scans after.
   void KeepPages(uint64_t first, uint64_t count, const Slice& run) const;
-  // Decodes the used slot at `p` (slot number `slot`, for errors).
+  // Decodes the used slot at `p` (slot number `slot`, for errors): `*key`
+  // is its key field (UserKey gives the whole key).
   Status DecodeSlot(const char* p, uint64_t slot, Slice* key,
                     Slice* value) const;
   // Checks every page's checksum, reading them all.
@@ -327,8 +361,8 @@ class InlineTable {
   }
 
  private:
-  // Find's search of the slots, for a key no wider than they are.
-  Status FindInSlots(const Slice& user_key, uint64_t hash, bool verify,
+  // Find's search of the slots, for a key's stored part (Stored).
+  Status FindInSlots(const Slice& stored, uint64_t hash, bool verify,
                      std::string* buf, Slice* value, bool* found,
                      uint64_t known_home, CachedBlock* pin) const;
   // Checks page `page`, whose PageBytes lie at `bytes`.
@@ -346,23 +380,39 @@ class InlineTable {
     *value = Slice(p + shape_.value_at(), vlen);
     return true;
   }
-  // Whether the used slot at `p` holds `user_key` (no wider than the
-  // slots' keys).
-  bool HoldsKey(const char* p, const Slice& user_key) const {
+  // Whether the used slot at `p` holds `stored` (a key without its elided
+  // prefix, no wider than the key field).
+  bool HoldsKey(const char* p, const Slice& stored) const {
     const char* k = p + shape_.key_at();
     if (shape_.var_key) {
-      return static_cast<uint8_t>(p[1]) == user_key.size() &&
-             memcmp(k, user_key.data(), user_key.size()) == 0;
+      return static_cast<uint8_t>(p[1]) == stored.size() &&
+             memcmp(k, stored.data(), stored.size()) == 0;
     }
-    if (user_key.size() != shape_.key_width) return false;
-    if (shape_.key_width == 8) {
-      // The common 8-byte key in one compare, not a call to memcmp.
-      uint64_t a, b;
-      memcpy(&a, k, 8);
-      memcpy(&b, user_key.data(), 8);
-      return a == b;
+    if (stored.size() != shape_.key_width) return false;
+    if (shape_.key_width <= 8) return EqualShort(k, stored.data(), stored.size());
+    return memcmp(k, stored.data(), shape_.key_width) == 0;
+  }
+  // Whether `n` (<= 8) bytes at `a` and `b` are equal: the common short
+  // key (8 bytes, or what an elided prefix leaves of it) in one or two
+  // compares of overlapping words, not a call to memcmp.
+  static bool EqualShort(const char* a, const char* b, size_t n) {
+    if (n >= 4) {
+      uint32_t a0, b0, a1, b1;
+      memcpy(&a0, a, 4);
+      memcpy(&b0, b, 4);
+      memcpy(&a1, a + n - 4, 4);
+      memcpy(&b1, b + n - 4, 4);
+      return ((a0 ^ b0) | (a1 ^ b1)) == 0;
     }
-    return memcmp(k, user_key.data(), shape_.key_width) == 0;
+    if (n >= 2) {
+      uint16_t a0, b0, a1, b1;
+      memcpy(&a0, a, 2);
+      memcpy(&b0, b, 2);
+      memcpy(&a1, a + n - 2, 2);
+      memcpy(&b1, b + n - 2, 2);
+      return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    return n == 0 || a[0] == b[0];
   }
   // ReadRun's common case, inline for Find: with mmap, a run (in range)
   // that lies in one page already checked, or with no check asked for.

@@ -27,9 +27,11 @@ InlineTableIterator::InlineTableIterator(const TableView* table,
       upper_(ahead.upper),
       buf_(new std::string) {}
 
-void InlineTableIterator::MakeKey(const Slice& user_key,
+void InlineTableIterator::MakeKey(const Slice& stored,
                                   std::string* out) const {
-  out->assign(user_key.data(), user_key.size());
+  const uint32_t e = slots_.shape().elided;
+  out->assign(slots_.key_order().prefix().data(), e);
+  out->append(stored.data(), stored.size());
   PutFixed64(out, packed_);
 }
 

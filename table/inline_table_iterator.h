@@ -81,16 +81,18 @@ class InlineTableIterator : public LayoutIterator {
   // One past the last page a forward scan from page `from` needs below its
   // upper bound (key order; all pages without a bound): at least from + 1.
   uint64_t PagesBelowBound(uint64_t from) const;
-  // Makes the current entry's internal key from user_key_.
+  // Makes the current entry's internal key from user_key_ (a slot's key
+  // field until then).
   void Settle(uint64_t position) {
     position_ = position;
     MakeKey(user_key_, &key_);
-    user_key_ = Slice(key_.data(), user_key_.size());
+    user_key_ = Slice(key_.data(), key_.size() - 8);
     valid_ = true;
   }
-  // The internal key of a user key here: sequence 0 (or the file's global
-  // one), kTypeValue.
-  void MakeKey(const Slice& user_key, std::string* out) const;
+  // The internal key of the entry whose slot's key field is `stored`: its
+  // elided prefix and `stored`, sequence 0 (or the file's global one),
+  // kTypeValue.
+  void MakeKey(const Slice& stored, std::string* out) const;
 
   const TableView* const table_;
   const InlineLayout* const layout_;

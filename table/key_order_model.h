@@ -133,6 +133,8 @@ class KeyOrderModel {
                   uint32_t max_positions, std::string* why);
 
   size_t prefix_len() const { return prefix_.size(); }
+  // The bytes every key of the file starts with.
+  const std::string& prefix() const { return prefix_; }
   uint32_t buckets() const { return buckets_; }
   uint32_t shift() const { return shift_; }
   // Bytes the digit map reads (0: no map, the raw 8 bytes).

@@ -87,6 +87,10 @@ constexpr uint64_t kMagicNumber = 0x656c6261742d6872ULL;
 //  10: the digit map may read up to 32 positions, not 8 (a long map, for
 //      keys whose first bytes vary little). Only inline files with a map
 //      of more than 8 positions are version 10.
+//  11: an inline file's slots in key order may leave out the prefix every
+//      key shares, the model's (inline directory shape bit 4): a slot's key
+//      field holds the rest. Only inline files that leave it out are
+//      version 11.
 // Each version by what it brought; kFormatVersion is the newest.
 constexpr uint32_t kFormatVersionInline = 2;  // and the tagged footer
 constexpr uint32_t kFormatVersionFilter = 3;
@@ -97,7 +101,8 @@ constexpr uint32_t kFormatVersionPageSizes = 7;
 constexpr uint32_t kFormatVersionLogTail = 8;
 constexpr uint32_t kFormatVersionDigitMap = 9;
 constexpr uint32_t kFormatVersionLongDigitMap = 10;
-constexpr uint32_t kFormatVersion = kFormatVersionLongDigitMap;
+constexpr uint32_t kFormatVersionElidedPrefix = 11;
+constexpr uint32_t kFormatVersion = kFormatVersionElidedPrefix;
 // What the builder writes a log file as, an inline file and a paged one.
 constexpr uint32_t kFormatVersionLogFile = kFormatVersionFilter;
 constexpr uint32_t kFormatVersionInlineFile = kFormatVersionAlignedPages;

@@ -218,10 +218,11 @@ void RobinHoodTableBuilder::WriteInline(const IndexGeometry& geo,
   const InlineShape shape = inline_->shape();
   const KeyOrderModel* model = inline_->key_order();
   // The oldest version that describes the file: a digit map needs 9, one
-  // of more than 8 positions 10.
+  // of more than 8 positions 10, slots without the keys' prefix 11.
   const uint32_t positions =
       model != nullptr ? model->mapped_positions() : 0;
-  const uint32_t version = positions > kMaxShortMapPositions
+  const uint32_t version = shape.elided != 0 ? kFormatVersionElidedPrefix
+                           : positions > kMaxShortMapPositions
                                ? kFormatVersionLongDigitMap
                            : positions != 0 ? kFormatVersionDigitMap
                                             : kFormatVersionInlineFile;

@@ -32,6 +32,7 @@
 #include "rocksdb_robinhood/robinhood_table.h"
 #include "table/block_table.h"
 #include "table/get_context.h"
+#include "table/inline_directory.h"
 #include "table/robinhood_format.h"
 #include "table/robinhood_uncompress.h"
 #include "table/robinhood_table_reader.h"
@@ -612,8 +613,23 @@ inline std::string BuildLayoutCase(TableFile* f, const LayoutCase& c,
   EXPECT_EQ(l.meta.key_ordered(), c.key_ordered);
   EXPECT_EQ(l.meta.is_paged(), c.paged);
   EXPECT_EQ(l.meta.has_log_tail(), c.log_tail_from >= 0);
-  EXPECT_EQ(l.meta.format_version == kFormatVersionDigitMap, c.digit_map);
-  EXPECT_EQ(l.meta.format_version == kFormatVersionLongDigitMap, c.long_map);
+  if (c.is_inline) {
+    // The oldest version that describes the file: 11 where the slots leave
+    // out the keys' prefix, else 10 for a long map, 9 for a short one.
+    InlineDirectory dir;
+    const Status s = dir.DecodeFrom(
+        Slice(bytes.data() + l.meta.block_table.offset, l.meta.block_table.size),
+        l.meta, "layout case");
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    const uint32_t positions = dir.model.mapped_positions();
+    EXPECT_EQ(positions != 0, c.digit_map || c.long_map);
+    EXPECT_EQ(positions > kMaxShortMapPositions, c.long_map);
+    EXPECT_EQ(l.meta.format_version,
+              dir.shape.elided != 0 ? kFormatVersionElidedPrefix
+              : c.long_map          ? kFormatVersionLongDigitMap
+              : c.digit_map         ? kFormatVersionDigitMap
+                                    : kFormatVersionInlineFile);
+  }
   return bytes;
 }
 

@@ -169,20 +169,20 @@ TEST_P(TableCorruptionTest, BadFormatVersion) {
   // Plain small numbers (RocksDB's versions, and our version 1's field, 1,
   // which disagrees with the version 3 meta block), tagged ones naming no
   // version or one the meta block contradicts (2: a shorter meta block;
-  // 4 to 10, the newest (from 8 on the meta block is longer), and 11, newer
+  // 4 to 11, the newest (from 8 on the meta block is longer), and 12, newer
   // still: the meta block that says the file's own version is intact),
   // and noise.
-  static_assert(kFormatVersion == 10, "update the versions below");
+  static_assert(kFormatVersion == 11, "update the versions below");
   static_assert(kFormatVersionLogFile == 3, "and this file's");
   static_assert(kFormatVersionInlineFile == 5, "and this file's");
-  for (uint32_t v : {0u, 1u, 2u, 3u, 5u, 6u, 7u, 8u, 9u, 10u, 0x101u,
+  for (uint32_t v : {0u, 1u, 2u, 3u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 0x101u,
                      kFooterVersionTag,
                      kFooterVersionTag | 1, kFooterVersionTag | 2,
                      kFooterVersionTag | 3, kFooterVersionTag | 4,
                      kFooterVersionTag | 5, kFooterVersionTag | 6,
                      kFooterVersionTag | 7, kFooterVersionTag | 8,
                      kFooterVersionTag | 9, kFooterVersionTag | 10,
-                     kFooterVersionTag | 11,
+                     kFooterVersionTag | 11, kFooterVersionTag | 12,
                      kFooterVersionTag | 0x10002,
                      0xffffffffu}) {
     if (v == FooterVersionField(layout_.meta.format_version)) continue;

@@ -174,8 +174,16 @@ TEST(InlineDirectoryTest, EveryRefusalNamesItsField) {
        [](std::string* d, TableMeta*) { Put32(d, 4, 256); }, "value_width",
        "beyond"},
       {"an unknown shape bit", false,
-       [](std::string* d, TableMeta*) { Put32(d, 8, 2 | 16); }, "shape",
+       [](std::string* d, TableMeta*) { Put32(d, 8, 2 | 32); }, "shape",
        "unknown bits"},
+      {"an elided prefix on a hash-ordered file", false,
+       [](std::string* d, TableMeta*) { Put32(d, 8, 2 | kShapeElidedPrefix); },
+       "shape", "an elided prefix without key order"},
+      {"an elided prefix in a version 5 file", true,
+       [](std::string* d, TableMeta*) {
+         Put32(d, 8, DecodeFixed32(d->data() + 8) | kShapeElidedPrefix);
+       },
+       "shape", "before version 11"},
       {"a digit map on a hash-ordered file", false,
        [](std::string* d, TableMeta*) { Put32(d, 8, 2 | kShapeDigitMap); },
        "shape", "a digit map without key order"},

@@ -291,9 +291,11 @@ K="$WORK/keyorder.sst"
 run 0 info "$K"
 has '^key order +the slots'"'"' own \(homes from the keys\)$'
 has '^key order model +[0-9]+ buckets of 2\^[0-9]+ numbers, past a 2-byte prefix$'
-has '^format version +5$'
+has '^format version +11$'
+has '^inline slots +[0-9]+ bytes each: key 4 past the 2-byte prefix every key shares, '
 run 0 info "$K" --json
 json "d['inline']['key_ordered_slots'] and not d['inline']['order_array'] and d['inline']['key_order_prefix_bytes'] == 2"
+json "d['inline']['elided_prefix_bytes'] == 2 and d['inline']['key_width'] == 4"
 run 0 scan "$K" --json --hex
 json "[e['key']['hex'] for e in d['entries']] == ['6b6f%08x' % (i * 21474836 + 7) for i in range(200)]"
 run 0 scan "$K" --json --hex --limit 3 6b6f00000000

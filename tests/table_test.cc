@@ -368,11 +368,15 @@ TEST_P(TableRoundTrip, MatchesModel) {
     EXPECT_EQ(slots->has_order_array(),
               p.order_array && !key_ordered);
     // Version 9 only for a model that maps digits, 10 for one that maps
-    // more than 8.
+    // more than 8, 11 for slots that leave out the keys' prefix: every key
+    // ordered file whose keys share bytes.
     const uint32_t positions =
         key_ordered ? slots->key_order().mapped_positions() : 0;
+    EXPECT_EQ(slots->shape().elided,
+              key_ordered ? slots->key_order().prefix_len() : 0);
     EXPECT_EQ(props->format_version,
-              positions > kMaxShortMapPositions ? kFormatVersionLongDigitMap
+              slots->shape().elided != 0 ? kFormatVersionElidedPrefix
+              : positions > kMaxShortMapPositions ? kFormatVersionLongDigitMap
               : positions != 0                  ? kFormatVersionDigitMap
                                                 : kFormatVersionInlineFile);
   } else if (layout == "paged+log") {
@@ -2105,6 +2109,109 @@ TEST(TableTest, BuilderMemoryIsBoundedPerKey) {
 // Without an order array, the first iterators made at once share one sort:
 // every thread sees the whole file in order, and the table's memory then
 // counts 4 bytes per entry.
+// Slots in key order leave out the prefix every key shares (format
+// version 11): fixed and varying keys, one key, keys whose shared bytes
+// shrink only after the builder's exact restrides (so it leaves out fewer
+// in memory than the file does). Every key found, its slot as narrow as
+// the rest of the key, every miss that shares part or all of the prefix
+// (or is shorter than it) answered as one, and iterators give whole keys.
+TEST(TableTest, KeyOrderedSlotsLeaveOutTheSharedPrefix) {
+  using harness::Checker;
+  using harness::Model;
+  using harness::Query;
+  using harness::ReadReport;
+  using harness::TableFile;
+  struct Case {
+    const char* name;
+    std::vector<std::string> keys;
+    std::string prefix;
+  };
+  std::vector<Case> cases;
+  auto binary = [](uint64_t v, const std::string& head) {
+    std::string k = head;
+    for (int b = 7; b >= 0; --b) k.push_back(static_cast<char>(v >> (8 * b)));
+    return k;
+  };
+  {
+    Case c{"8-byte counters", {}, std::string(6, '\0')};
+    for (uint64_t i = 0; i < 5000; ++i) c.keys.push_back(binary(i * 3 + 1, ""));
+    cases.push_back(c);
+  }
+  {
+    Case c{"varying keys", {}, "user/"};
+    for (int i = 0; i < 3000; ++i) {
+      c.keys.push_back("user/" + std::to_string(100000 + i * 37) +
+                       std::string(i % 3, 'x'));
+    }
+    std::sort(c.keys.begin(), c.keys.end());
+    cases.push_back(c);
+  }
+  {
+    Case c{"one key", {"solitary"}, "solitary"};
+    cases.push_back(c);
+  }
+  {
+    // The first 9000 keys share 12 bytes; the last shares 3 with them.
+    Case c{"shared bytes shrinking late", {}, std::string("abc")};
+    for (uint64_t i = 0; i < 9000; ++i) {
+      c.keys.push_back(binary(i * 5, "abc" + std::string(4, 'q')));
+    }
+    c.keys.push_back(binary(7, "abcr"));
+    cases.push_back(c);
+  }
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    Model m;
+    for (size_t i = 0; i < c.keys.size(); ++i) {
+      const std::string v = std::to_string(i % 1000);
+      m.entries.emplace_back(IKey(c.keys[i], 0, kTypeValue), v);
+      m.queries.push_back(
+          Query{c.keys[i], kMaxSequenceNumber, GetContext::kFound, v});
+    }
+    const std::string& k0 = c.keys[0];
+    // Misses: the prefix alone and cut short, a key without it, the first
+    // key with its last byte changed and with a byte more or less, and the
+    // first key's rest under another prefix.
+    std::string other = k0;
+    other[0] = static_cast<char>(other[0] ^ 0x40);
+    std::string changed = k0;
+    changed.back() = static_cast<char>(changed.back() ^ 0x20);
+    for (const std::string& k :
+         {c.prefix, c.prefix.substr(0, c.prefix.size() / 2), std::string(),
+          other, changed, k0 + "z", k0.substr(0, k0.size() - 1),
+          std::string("zz") + k0.substr(c.prefix.size())}) {
+      if (std::binary_search(c.keys.begin(), c.keys.end(), k)) continue;
+      m.queries.push_back(Query{k, kMaxSequenceNumber, GetContext::kNotFound,
+                                ""});
+    }
+    TableFile f(std::string("elided_") + c.name);
+    RobinHoodTableOptions o;
+    o.filter_policy = "";
+    ASSERT_OK(f.Build(m.entries, o));
+    Checker checker(m, f.path());
+    for (bool mmap : {false, true}) {
+      SCOPED_TRACE(mmap ? "mmap" : "pread");
+      std::unique_ptr<TableReader> t;
+      ASSERT_OK(f.Open(mmap, &t));
+      const InlineTable* in = InlineOf(t.get());
+      ASSERT_NE(in, nullptr);
+      ASSERT_TRUE(in->key_ordered());
+      EXPECT_EQ(in->key_order().prefix(), c.prefix);
+      EXPECT_EQ(in->shape().elided, c.prefix.size());
+      size_t longest = 0;
+      for (const std::string& k : c.keys) longest = std::max(longest, k.size());
+      EXPECT_EQ(in->shape().key_width, longest - c.prefix.size());
+      EXPECT_EQ(ViewOf(t.get()).meta().format_version,
+                c.prefix.empty() ? kFormatVersionInlineFile
+                                 : kFormatVersionElidedPrefix);
+      ReadReport r = checker.CheckAll(t.get());
+      EXPECT_EQ(r.wrong, 0);
+      EXPECT_EQ(r.corruptions, 0);
+      EXPECT_OK(r.verify);
+    }
+  }
+}
+
 TEST(TableTest, FirstIteratorsShareTheSortedOrder) {
   for (bool mmap : {false, true}) {
     SCOPED_TRACE(mmap ? "mmap" : "pread");

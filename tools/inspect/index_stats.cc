@@ -49,6 +49,7 @@ Status InlineIndexStats(const TableFile& t, uint64_t samples,
     *p = run.data() + (i - run_first) * width;
     return Status::OK();
   };
+  std::string key_buf;
   for (uint64_t i = 0; i < geo.slots; ++i) {
     const char* p = nullptr;
     Status s = slot(i, &p);
@@ -62,9 +63,10 @@ Status InlineIndexStats(const TableFile& t, uint64_t samples,
     st->max_cluster = std::max(st->max_cluster, cluster);
     ++st->used;
     if (i >= geo.capacity) ++st->overflow_used;
-    Slice key, value;
-    s = in.DecodeSlot(p, i, &key, &value);
+    Slice stored, value;
+    s = in.DecodeSlot(p, i, &stored, &value);
     if (!s.ok()) return s;
+    const Slice key = in.UserKey(stored, &key_buf);
     const uint64_t home = in.key_ordered() ? in.key_order().Home(key)
                                            : in.Home(KeyHash(key, m.hash_seed));
     if (home > i || i - home != dist - 1) {

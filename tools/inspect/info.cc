@@ -187,10 +187,15 @@ int Info(const Args& a, const TableFile& t) {
     out.BeginObject(
         "inline",
         Row("inline slots",
-            Format("%u bytes each: key %u%s, value %u%s; %" PRIu64
+            Format("%u bytes each: key %u%s%s, value %u%s; %" PRIu64
                    " pages of %u slots",
                    sh.slot_width(), sh.key_width,
                    sh.var_key ? " (varying, a length byte)" : "",
+                   sh.elided != 0
+                       ? Format(" past the %u-byte prefix every key shares",
+                                sh.elided)
+                             .c_str()
+                       : "",
                    sh.value_width,
                    sh.var_value ? " (varying, a length byte)" : "",
                    in->num_pages(), in->paging().page_slots)));
@@ -205,6 +210,7 @@ int Info(const Args& a, const TableFile& t) {
     out.Field("load_factor", Real(load_factor));
     out.Field("slot_width", Uint(sh.slot_width()));
     out.Field("key_width", Uint(sh.key_width));
+    out.Field("elided_prefix_bytes", Uint(sh.elided));
     out.Field("value_width", Uint(sh.value_width));
     out.Field("varying_keys", Bool(sh.var_key));
     out.Field("varying_values", Bool(sh.var_value));
