@@ -19,7 +19,11 @@
 //                               through a digit map (version 9), as
 //                               inline-ribbon's
 //   inline-keyorder             inline slots in key order (keys spread
-//                               evenly: version 4, a key order model)
+//                               evenly: a key order model), which leave
+//                               out the keys' shared prefix (version 11,
+//                               as the other key-ordered seeds' do)
+//   inline-keyorder-noprefix    the same keys without their prefix: none
+//                               shared, slots as in version 4 (version 5)
 //   inline-longmap              compound keys (a region digit, a fixed
 //                               word, an id): key order through a digit
 //                               map of 14 bytes (version 10)
@@ -211,13 +215,13 @@ Status WriteInline(const std::string& path, bool varying,
 }
 
 // Puts of keys spread evenly over their range: inline slots in key order.
-Status WriteKeyOrder(const std::string& path) {
+Status WriteKeyOrder(const std::string& path, const std::string& head) {
   SstFileWriter writer(EnvOptions(),
                        SstOptions(SmallBlocks(), kNoCompression));
   Status s = writer.Open(path);
   for (uint32_t i = 0; s.ok() && i < 60; ++i) {
     const uint32_t x = i * 71582788u + (i * 7919u) % 1000u;
-    std::string key = "ko";
+    std::string key = head;
     for (int b = 3; b >= 0; --b) key.push_back(static_cast<char>(x >> (8 * b)));
     s = writer.Put(key, Value(static_cast<int>(i), i % 7));
   }
@@ -469,7 +473,9 @@ int main(int argc, char** argv) {
   failed += Check(dir + "/inline-varying",
                   WriteInline(dir + "/inline-varying", true));
   failed += Check(dir + "/inline-keyorder",
-                  WriteKeyOrder(dir + "/inline-keyorder"));
+                  WriteKeyOrder(dir + "/inline-keyorder", "ko"));
+  failed += Check(dir + "/inline-keyorder-noprefix",
+                  WriteKeyOrder(dir + "/inline-keyorder-noprefix", ""));
   failed += Check(dir + "/inline-longmap",
                   WriteLongMap(dir + "/inline-longmap"));
   failed += Check(dir + "/paged", WritePaged(dir + "/paged"));

@@ -173,6 +173,12 @@ size_t Rechecksum(std::string* file) {
       if ((bits & ROCKSDB_NAMESPACE::robinhood::kShapeKeyOrdered) != 0 && bt_size >= crcs_at + 20) {
         const uint64_t prefix_len = ROCKSDB_NAMESPACE::DecodeFixed32(dir + crcs_at);
         const uint64_t buckets = ROCKSDB_NAMESPACE::DecodeFixed32(dir + crcs_at + 8);
+        // Shape bit 4: the slots' key fields leave the prefix out (a
+        // prefix longer than the keys is refused before the geometry).
+        if ((bits & ROCKSDB_NAMESPACE::robinhood::kShapeElidedPrefix) != 0 &&
+            prefix_len <= shape.key_width) {
+          shape.key_width -= static_cast<uint32_t>(prefix_len);
+        }
         crcs_at += 20 + (buckets + 1) * 4 + prefix_len;  // past bt_size if it lies
         if ((bits & ROCKSDB_NAMESPACE::robinhood::kShapeDigitMap) != 0 &&
             crcs_at + 4 <= bt_size) {
