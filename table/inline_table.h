@@ -396,23 +396,20 @@ class InlineTable {
   // key (8 bytes, or what an elided prefix leaves of it) in one or two
   // compares of overlapping words, not a call to memcmp.
   static bool EqualShort(const char* a, const char* b, size_t n) {
-    if (n >= 4) {
-      uint32_t a0, b0, a1, b1;
-      memcpy(&a0, a, 4);
-      memcpy(&b0, b, 4);
-      memcpy(&a1, a + n - 4, 4);
-      memcpy(&b1, b + n - 4, 4);
-      return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-    }
-    if (n >= 2) {
-      uint16_t a0, b0, a1, b1;
-      memcpy(&a0, a, 2);
-      memcpy(&b0, b, 2);
-      memcpy(&a1, a + n - 2, 2);
-      memcpy(&b1, b + n - 2, 2);
-      return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-    }
+    if (n >= 4) return EqualEnds<uint32_t>(a, b, n);
+    if (n >= 2) return EqualEnds<uint16_t>(a, b, n);
     return n == 0 || a[0] == b[0];
+  }
+  // Whether the first and the last sizeof(W) of `n` (sizeof(W) to
+  // 2 sizeof(W)) bytes at `a` and `b` are equal: all of them.
+  template <typename W>
+  static bool EqualEnds(const char* a, const char* b, size_t n) {
+    W a0, b0, a1, b1;
+    memcpy(&a0, a, sizeof(W));
+    memcpy(&b0, b, sizeof(W));
+    memcpy(&a1, a + n - sizeof(W), sizeof(W));
+    memcpy(&b1, b + n - sizeof(W), sizeof(W));
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
   }
   // ReadRun's common case, inline for Find: with mmap, a run (in range)
   // that lies in one page already checked, or with no check asked for.

@@ -2122,7 +2122,7 @@ TEST(TableTest, KeyOrderedSlotsLeaveOutTheSharedPrefix) {
   using harness::ReadReport;
   using harness::TableFile;
   struct Case {
-    const char* name;
+    std::string name;
     std::vector<std::string> keys;
     std::string prefix;
   };
@@ -2148,6 +2148,26 @@ TEST(TableTest, KeyOrderedSlotsLeaveOutTheSharedPrefix) {
   }
   {
     Case c{"one key", {"solitary"}, "solitary"};
+    cases.push_back(c);
+  }
+  // Each width a slot's key field may take, 1 to 9 bytes past "pf": the
+  // compares of short fields (two overlapping words) and of longer ones.
+  for (int w = 1; w <= 9; ++w) {
+    Case c{"", {}, "pf"};
+    const int n = 200;
+    for (int i = 0; i < n; ++i) {
+      // Numbers spread over the field's range, its first byte from 0 up.
+      const unsigned __int128 range = static_cast<unsigned __int128>(1)
+                                      << (8 * std::min(w, 8));
+      const uint64_t v = static_cast<uint64_t>(range * i / n);
+      std::string k = "pf";
+      for (int b = std::min(w, 8) - 1; b >= 0; --b) {
+        k.push_back(static_cast<char>(v >> (8 * b)));
+      }
+      if (w == 9) k.push_back('z');
+      c.keys.push_back(k);
+    }
+    c.name = w == 1 ? "1-byte rest" : w == 9 ? "9-byte rest" : "short rest";
     cases.push_back(c);
   }
   {
@@ -2176,15 +2196,20 @@ TEST(TableTest, KeyOrderedSlotsLeaveOutTheSharedPrefix) {
     other[0] = static_cast<char>(other[0] ^ 0x40);
     std::string changed = k0;
     changed.back() = static_cast<char>(changed.back() ^ 0x20);
+    std::string middle = k0;  // a byte of the rest between its ends
+    if (k0.size() > c.prefix.size()) {
+      char& b = middle[c.prefix.size() + (k0.size() - c.prefix.size()) / 2];
+      b = static_cast<char>(b ^ 0x04);
+    }
     for (const std::string& k :
          {c.prefix, c.prefix.substr(0, c.prefix.size() / 2), std::string(),
-          other, changed, k0 + "z", k0.substr(0, k0.size() - 1),
+          other, changed, middle, k0 + "z", k0.substr(0, k0.size() - 1),
           std::string("zz") + k0.substr(c.prefix.size())}) {
       if (std::binary_search(c.keys.begin(), c.keys.end(), k)) continue;
       m.queries.push_back(Query{k, kMaxSequenceNumber, GetContext::kNotFound,
                                 ""});
     }
-    TableFile f(std::string("elided_") + c.name);
+    TableFile f("elided_" + c.name + std::to_string(c.keys[0].size()));
     RobinHoodTableOptions o;
     o.filter_policy = "";
     ASSERT_OK(f.Build(m.entries, o));
@@ -2726,7 +2751,7 @@ TEST(TableTest, FileGoesOutInAlignedUnits) {
   log_only.inline_slot_limit = 0;
   log_only.page_layout = false;
   struct Case {
-    const char* name;
+    std::string name;
     const Entries* entries;
     RobinHoodTableOptions opts;
   };
