@@ -38,12 +38,14 @@
 # Usage: db_bench_ext/stock_db_bench.sh [PLUGIN_SO] [--workload=cuckoo|sparkey]
 #          [--num=N] [--reads=N] [--repetitions=N] [--formats=a,b,..] [--db=DIR]
 #          [--db_bench=PATH] [--robinhood_options='name=value;...']
-#          [--warmup=0|1] [--instructions]
+#          [--warmup=0|1] [--instructions] [--key_size=N] [--value_size=N]
 # PLUGIN_SO (or env RH_PLUGIN_SO) defaults to build/librocksdb_robinhood.so.
 # --db_bench=PATH: a db_bench built with the plugin in tree (for example
 # "$(tools/build_host.sh --print)/bin/db_bench"), run with nothing preloaded.
 # db_bench has fixed-size keys only: the sparkey workload runs with 20-byte
 # keys (the mean of db_bench_ext's 8..32) and 100-byte values.
+# --key_size, --value_size: the workload's entries at other sizes (db_bench's
+# keys: the 8-byte big-endian counter, then '0's to the size).
 # --robinhood_options: RobinHoodTable options for its OPTIONS file, for
 # example 'inline_order_array=false;inline_load_factor=0.85'.
 set -euo pipefail
@@ -51,7 +53,7 @@ cd "$(dirname "$0")/.."
 
 so="${RH_PLUGIN_SO:-build/librocksdb_robinhood.so}"
 workload=cuckoo num=1000000 reads=2000000 reps=3 db=/tmp/stock_db_bench db_bench=""
-rh_options="" warmup=1 instructions=0
+rh_options="" warmup=1 instructions=0 key_size_arg="" value_size_arg=""
 formats=robinhood,cuckoo,plain,block
 for arg in "$@"; do
   case "$arg" in
@@ -65,7 +67,9 @@ for arg in "$@"; do
     --robinhood_options=*) rh_options="${arg#*=}" ;;
     --warmup=*) warmup="${arg#*=}" ;;
     --instructions) instructions=1 ;;
-    -h|--help) sed -n '2,44p' "$0"; exit 0 ;;
+    --key_size=*) key_size_arg="${arg#*=}" ;;
+    --value_size=*) value_size_arg="${arg#*=}" ;;
+    -h|--help) sed -n '2,50p' "$0"; exit 0 ;;
     -*) echo "unknown option $arg" >&2; exit 2 ;;
     *) so="$arg" ;;
   esac
@@ -89,6 +93,8 @@ case "$workload" in
   sparkey) key_size=20 value_size=100 prefix=8 ;;
   *) echo "unknown workload $workload (cuckoo, sparkey)" >&2; exit 2 ;;
 esac
+[ -n "$key_size_arg" ] && key_size=$key_size_arg
+[ -n "$value_size_arg" ] && value_size=$value_size_arg
 
 if [[ ",$formats," == *,robinhood,* && $in_tree == 0 ]]; then
   [ -f "$so" ] || { echo "RobinHoodTable plugin $so not found: build it (tools/build.sh) or pass its path" >&2; exit 1; }

@@ -45,7 +45,19 @@ bool OrderLess(const char* a, const char* b) {
 }
 }  // namespace
 
-bool InlineEntryBuffer::Fits(size_t key_size, size_t value_size) const {
+uint32_t InlineEntryBuffer::SharedWithAll(const Slice& key) const {
+  if (count_ == 0) return static_cast<uint32_t>(key.size());
+  if (key.size() >= prefix_ && memcmp(key.data(), first_key_.data(), prefix_) == 0) {
+    return prefix_;
+  }
+  const uint32_t most = std::min<uint32_t>(prefix_, key.size());
+  uint32_t common = 0;
+  while (common < most && key[common] == first_key_[common]) ++common;
+  return common;
+}
+
+bool InlineEntryBuffer::Fits(const Slice& key, size_t value_size) const {
+  const size_t key_size = key.size();
   if (key_size > kInlineMaxKeyWidth || value_size > kInlineMaxValueWidth) {
     return false;
   }
@@ -54,9 +66,15 @@ bool InlineEntryBuffer::Fits(size_t key_size, size_t value_size) const {
   const bool var_key = var_key_ || (count_ > 0 && key_size != first_key_size_);
   const bool var_value =
       var_value_ || (count_ > 0 && value_size != first_value_size_);
-  return SlotWidth(std::max<uint32_t>(key_width_, key_size),
+  const uint32_t elided = elide_prefix_ ? SharedWithAll(key) : 0;
+  return SlotWidth(std::max<uint32_t>(key_width_, key_size) - elided,
                    std::max<uint32_t>(value_width_, value_size), var_key,
                    var_value) <= slot_limit_;
+}
+
+bool InlineEntryBuffer::FitsWhole() const {
+  return SlotWidth(key_width_, value_width_, var_key_, var_value_) <=
+         slot_limit_;
 }
 
 void InlineEntryBuffer::Restride(uint32_t key_width, uint32_t value_width,
@@ -85,7 +103,8 @@ void InlineEntryBuffer::Restride(uint32_t key_width, uint32_t value_width,
 }
 
 void InlineEntryBuffer::Add(const Slice& key, const Slice& value) {
-  assert(Fits(key.size(), value.size()));
+  assert(Fits(key, value.size()));
+  prefix_ = SharedWithAll(key);
   if (count_ == 0) {
     first_key_size_ = key.size();
     first_value_size_ = value.size();
@@ -102,17 +121,9 @@ void InlineEntryBuffer::Add(const Slice& key, const Slice& value) {
     ++count_;
     return;
   }
-  // The bytes this key shares with the first (and so with every key so
-  // far, which share the first's `shared_`).
-  uint32_t shared = count_ == 0 ? static_cast<uint32_t>(key.size()) : shared_;
-  uint32_t common = shared;
-  if (key.size() < shared ||
-      memcmp(key.data(), first_key_.data(), shared) != 0) {
-    const uint32_t most = std::min<uint32_t>(shared, key.size());
-    for (common = 0; common < most && key[common] == first_key_[common];) {
-      ++common;
-    }
-  }
+  // The stride leaves out at most what every key shares with the first.
+  uint32_t shared = count_ == 0 ? prefix_ : shared_;
+  const uint32_t common = prefix_;
   if (common < shared) {
     // Exactly while restriding is cheap; past that at most half the shared
     // bytes are kept, so that keys that share less and less, late, restride
@@ -257,9 +268,25 @@ size_t InlineEntryBuffer::MemoryUsage() const {
 
 uint64_t InlineEntryBuffer::EstimatedFileBytes(double load_factor,
                                                bool order_array) const {
+  return Estimate(load_factor, order_array, elide_prefix_ && !key_ordered_);
+}
+
+uint64_t InlineEntryBuffer::EstimatedHashOrderBytes(double load_factor,
+                                                    bool order_array) const {
+  return Estimate(load_factor, order_array, false);
+}
+
+uint64_t InlineEntryBuffer::Estimate(double load_factor, bool order_array,
+                                     bool as_key_order) const {
   const uint64_t slots = IndexCapacity(count_, load_factor);
-  return SlotPages::Of(shape(), kFormatVersionInlineFile).SectionBytes(slots) +
-         (order_array ? count_ * OrderWidthFor(slots) : 0) +
+  InlineShape s = shape();
+  if (as_key_order) {
+    s.elided = prefix_;
+    s.key_width -= prefix_;
+  }
+  const bool with_order = order_array && !as_key_order && !key_ordered_;
+  return SlotPages::Of(s, kFormatVersionInlineFile).SectionBytes(slots) +
+         (with_order ? count_ * OrderWidthFor(slots) : 0) +
          count_ / kInlineSampleInterval * (key_width_ + 10);
 }
 

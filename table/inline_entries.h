@@ -44,12 +44,18 @@ double KeyOrderDisplacementLimit(double load);
 
 class InlineEntryBuffer {
  public:
-  // `slot_limit`: the largest slot allowed, bytes.
-  explicit InlineEntryBuffer(uint32_t slot_limit) : slot_limit_(slot_limit) {}
+  // `slot_limit`: the largest slot allowed, bytes. `elide_prefix`: key
+  // order will be planned first (bytewise keys, inline_key_order), so the
+  // limit holds for the slot without the prefix every key shares; a file
+  // that then takes hash order must fit it with whole keys (FitsWhole).
+  InlineEntryBuffer(uint32_t slot_limit, bool elide_prefix)
+      : slot_limit_(slot_limit), elide_prefix_(elide_prefix) {}
 
-  // Whether one more entry of these sizes keeps the file inline.
-  bool Fits(size_t key_size, size_t value_size) const;
-  // REQUIRES: Fits(key.size(), value.size()); keys arrive in order.
+  // Whether one more entry keeps the file inline.
+  bool Fits(const Slice& key, size_t value_size) const;
+  // Whether the entries fit the limit in slots of whole keys.
+  bool FitsWhole() const;
+  // REQUIRES: Fits(key, value.size()); keys arrive in order.
   void Add(const Slice& key, const Slice& value);
   uint64_t size() const { return count_; }
   // Entry `i` (< size()), in the order added, its key made in `*buf`
@@ -70,8 +76,11 @@ class InlineEntryBuffer {
 
   size_t MemoryUsage() const;
   // The file's bytes if it were finished now, at `load_factor`, with or
-  // without an order array.
+  // without an order array: in key order (no order array, the shared
+  // prefix left out) where that will be planned first.
   uint64_t EstimatedFileBytes(double load_factor, bool order_array) const;
+  // The same in hash order (whole keys).
+  uint64_t EstimatedHashOrderBytes(double load_factor, bool order_array) const;
 
   // Places the entries at `load_factor` in hash order: false if some entry
   // would sit more than kInlineMaxDisplacement slots past its home (the
@@ -106,6 +115,8 @@ class InlineEntryBuffer {
     return chunks_[i / per_chunk_].get() + (i % per_chunk_) * stride_;
   }
   void Restride(uint32_t key_width, uint32_t value_width, uint32_t shared);
+  uint64_t Estimate(double load_factor, bool order_array,
+                    bool as_key_order) const;
   // Entries up to which a key that shares fewer bytes with the first
   // restrides to exactly what it shares.
   static constexpr uint64_t kExactRestrides = 4096;
@@ -126,6 +137,13 @@ class InlineEntryBuffer {
   // In memory: the first bytes of every key, the first key's, left out of
   // the entries (at most what they share; 0 once spilled).
   uint32_t shared_ = 0;
+  // Exactly the bytes every key so far shares with the first (all of it,
+  // for one key): what a key-ordered file's slots leave out.
+  uint32_t prefix_ = 0;
+  // The bytes `key` shares with the first key, and so with every key so
+  // far: at most prefix_.
+  uint32_t SharedWithAll(const Slice& key) const;
+  const bool elide_prefix_;
   bool var_key_ = false;
   bool var_value_ = false;
   size_t first_key_size_ = 0;

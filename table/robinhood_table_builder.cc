@@ -80,7 +80,9 @@ RobinHoodTableBuilder::RobinHoodTableBuilder(
     index_.SpillPast(spill_dir_.get(), options.build_memory_limit / 2);
   }
   if (options.inline_slot_limit > 0) {
-    inline_.reset(new InlineEntryBuffer(options.inline_slot_limit));
+    inline_.reset(new InlineEntryBuffer(
+        options.inline_slot_limit,
+        options.inline_key_order && IsBytewise(ucmp_)));
   } else if (paging_) {
     paged_.reset(new PagedEntryBuffer(hash_, options_.hash_seed));
   }
@@ -185,7 +187,7 @@ void RobinHoodTableBuilder::Add(const Slice& key, const Slice& value) {
     ProbeCompression(ikey.user_key, value);
   }
   if (inline_ != nullptr) {
-    if (compacted_put && inline_->Fits(ikey.user_key.size(), value.size())) {
+    if (compacted_put && inline_->Fits(ikey.user_key, value.size())) {
       // Samples for Seek, at positions in key order (inline_table.h).
       if (inline_->size() % kInlineSampleInterval == 0) {
         sparse_.Add(key, inline_->size());
@@ -294,12 +296,13 @@ Status RobinHoodTableBuilder::Finish() {
       if (!s.ok() && ok()) status_ = s;
     }
     // A large file in hash order would be read whole, or at random, by
-    // every scan that compacts it: past the limit it takes pages.
+    // every scan that compacts it: past the limit it takes pages. Its
+    // slots hold whole keys, which must fit the slot limit too.
     auto hash_order_allowed = [&]() {
       const uint64_t limit = options_.inline_hash_order_limit;
-      return limit == 0 ||
-             inline_->EstimatedFileBytes(load, options_.inline_order_array) <=
-                 limit;
+      return inline_->FitsWhole() &&
+             (limit == 0 || inline_->EstimatedHashOrderBytes(
+                                load, options_.inline_order_array) <= limit);
     };
     if (ok() && inline_->size() > 0 &&
         ((key_order && inline_->PlanKeyOrder(load, &geo)) ||

@@ -39,7 +39,7 @@ KeyOrderModel FitTo(const std::vector<std::string>& keys, uint64_t capacity,
 // The digit map positions of the model the builder's plan takes for
 // `keys` (0: the raw bytes), or -1 if it takes hash order.
 int PlannedMapPositions(const std::vector<std::string>& keys) {
-  InlineEntryBuffer buf(64);
+  InlineEntryBuffer buf(64, true);
   for (const std::string& k : keys) buf.Add(k, "v");
   IndexGeometry g;
   if (!buf.PlanKeyOrder(0.8, &g)) return -1;
@@ -537,7 +537,7 @@ TEST(KeyOrderModelTest, EncodingRoundTripsAndRefusesBadModels) {
 // The plan of an inline buffer over `keys` (sorted), in key order or not.
 bool PlansKeyOrder(const std::vector<std::string>& keys,
                    IndexGeometry* geo = nullptr) {
-  InlineEntryBuffer buf(64);
+  InlineEntryBuffer buf(64, true);
   for (const std::string& k : keys) buf.Add(k, "v");
   IndexGeometry g;
   const bool ok = buf.PlanKeyOrder(0.8, &g);

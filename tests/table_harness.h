@@ -131,6 +131,7 @@ class TableFile {
     for (const auto& e : entries) {
       builder->Add(e.first, e.second);
     }
+    estimated_before_finish_ = builder->EstimatedFileSize();
     s = builder->Finish();
     EXPECT_EQ(builder->NumEntries(), entries.size());  // as BlockBasedTable's
     if (peak != nullptr) *peak = builder->PeakMemoryUsage();
@@ -140,6 +141,10 @@ class TableFile {
     }
     return s;
   }
+
+  // What the last Build's builder estimated its file's size at, with
+  // every entry added (RocksDB cuts compaction outputs by it).
+  uint64_t estimated_before_finish() const { return estimated_before_finish_; }
 
   uint64_t FileSize() const {
     uint64_t size = 0;
@@ -220,6 +225,7 @@ class TableFile {
  private:
   const std::string path_;
   const bool owned_;
+  uint64_t estimated_before_finish_ = 0;
   int file_mapped_ = -1;  // as Open's mmap
   Wrap wrap_;
   WrapWrite wrap_writes_;

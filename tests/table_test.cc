@@ -2115,11 +2115,19 @@ TEST(TableTest, BuilderMemoryIsBoundedPerKey) {
 // in memory than the file does). Every key found, its slot as narrow as
 // the rest of the key, every miss that shares part or all of the prefix
 // (or is shorter than it) answered as one, and iterators give whole keys.
+// Every query of the checker's model answered as the model says, with
+// no corruption and every checksum good.
+void ExpectReadsAsModel(harness::Checker& checker, TableReader* t) {
+  harness::ReadReport r = checker.CheckAll(t);
+  EXPECT_EQ(r.wrong, 0);
+  EXPECT_EQ(r.corruptions, 0);
+  EXPECT_OK(r.verify);
+}
+
 TEST(TableTest, KeyOrderedSlotsLeaveOutTheSharedPrefix) {
   using harness::Checker;
   using harness::Model;
   using harness::Query;
-  using harness::ReadReport;
   using harness::TableFile;
   struct Case {
     std::string name;
@@ -2229,11 +2237,111 @@ TEST(TableTest, KeyOrderedSlotsLeaveOutTheSharedPrefix) {
       EXPECT_EQ(ViewOf(t.get()).meta().format_version,
                 c.prefix.empty() ? kFormatVersionInlineFile
                                  : kFormatVersionElidedPrefix);
-      ReadReport r = checker.CheckAll(t.get());
-      EXPECT_EQ(r.wrong, 0);
-      EXPECT_EQ(r.corruptions, 0);
-      EXPECT_OK(r.verify);
+      ExpectReadsAsModel(checker, t.get());
     }
+  }
+}
+
+// The slot limit holds for the slot a file writes: in key order without
+// the prefix every key shares, in hash order with whole keys. Entries of a
+// 20-byte key and a 50-byte value are 71 bytes whole, 59 or less without
+// the 12 bytes of "tenant/0042/".
+TEST(TableTest, SlotLimitHoldsForTheSlotAsWritten) {
+  using harness::Checker;
+  using harness::Model;
+  using harness::Query;
+  using harness::TableFile;
+  const std::string prefix = "tenant/0042/";
+  auto key_of = [&](uint64_t v) {
+    std::string k = prefix;
+    for (int b = 7; b >= 0; --b) k.push_back(static_cast<char>(v >> (8 * b)));
+    return k;
+  };
+  struct Case {
+    std::string name;
+    std::vector<std::string> keys;
+    bool key_order;      // the option
+    std::string layout;  // what the file must take
+  };
+  std::vector<Case> cases;
+  std::vector<std::string> even;
+  for (uint64_t i = 0; i < 6000; ++i) even.push_back(key_of(i * 0x9e3779b97f4a7));
+  cases.push_back({"even keys in key order", even, true, "inline"});
+  cases.push_back({"even keys, key order off", even, false, "paged"});
+  // Half the keys in one small part of the range: key order is refused,
+  // and hash order's whole-key slots would pass the limit.
+  std::vector<std::string> crowded;
+  for (uint64_t i = 0; i < 3000; ++i) crowded.push_back(key_of(i));
+  for (uint64_t i = 1; i <= 3000; ++i) {
+    crowded.push_back(key_of(i * (~uint64_t{0} / 3001)));
+  }
+  std::sort(crowded.begin(), crowded.end());
+  cases.push_back({"crowded keys", crowded, true, "paged"});
+  // A last key that shares nothing with the rest: its slot would be whole.
+  std::vector<std::string> late = even;
+  late.push_back("u" + std::string(19, 'x'));
+  cases.push_back({"a last key without the prefix", late, true, "paged"});
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    Model m;
+    for (size_t i = 0; i < c.keys.size(); ++i) {
+      std::string v(50, static_cast<char>('a' + i % 26));
+      v.replace(0, std::to_string(i).size(), std::to_string(i));
+      m.entries.emplace_back(IKey(c.keys[i], 0, kTypeValue), v);
+      m.queries.push_back(
+          Query{c.keys[i], kMaxSequenceNumber, GetContext::kFound, v});
+    }
+    for (const std::string& k : {prefix, key_of(3) + "z", std::string("tenant/")}) {
+      if (std::binary_search(c.keys.begin(), c.keys.end(), k)) continue;
+      m.queries.push_back(
+          Query{k, kMaxSequenceNumber, GetContext::kNotFound, ""});
+    }
+    TableFile f("slot_limit_" + std::to_string(cases.size()) + c.layout +
+                std::to_string(c.keys.size()) + (c.key_order ? "k" : "h"));
+    RobinHoodTableOptions o;
+    o.inline_key_order = c.key_order;
+    ASSERT_OK(f.Build(m.entries, o));
+    Checker checker(m, f.path());
+    for (bool mmap : {false, true}) {
+      SCOPED_TRACE(mmap ? "mmap" : "pread");
+      std::unique_ptr<TableReader> t;
+      ASSERT_OK(f.Open(mmap, &t));
+      EXPECT_EQ(t->GetTableProperties()->user_collected_properties.at(
+                    RobinHoodTablePropertyNames::kLayout),
+                c.layout);
+      const InlineTable* in = InlineOf(t.get());
+      if (in != nullptr) {
+        EXPECT_TRUE(in->key_ordered());
+        EXPECT_GE(in->shape().elided, prefix.size());
+        EXPECT_LE(in->shape().slot_width(), o.inline_slot_limit);
+      }
+      ExpectReadsAsModel(checker, t.get());
+    }
+  }
+}
+
+// RocksDB ends a compaction's output file when the builder's estimate
+// reaches target_file_size: the estimate of a file that will be in key
+// order counts its slots without the shared prefix and no order array.
+TEST(TableTest, EstimatedSizeFollowsTheLayoutToCome) {
+  using harness::TableFile;
+  Entries entries;
+  for (uint64_t i = 0; i < 50000; ++i) {
+    std::string k;
+    for (int b = 7; b >= 0; --b) k.push_back(static_cast<char>((i * 7) >> (8 * b)));
+    entries.emplace_back(IKey(k, 0, kTypeValue), "vvvv");
+  }
+  for (bool key_order : {true, false}) {
+    SCOPED_TRACE(key_order ? "key order" : "hash order");
+    TableFile f(std::string("estimate_") + (key_order ? "key" : "hash"));
+    RobinHoodTableOptions o;
+    o.inline_key_order = key_order;
+    o.filter_policy = "";
+    ASSERT_OK(f.Build(entries, o));
+    const double ratio =
+        static_cast<double>(f.estimated_before_finish()) / f.FileSize();
+    EXPECT_GT(ratio, 0.9) << f.estimated_before_finish() << " " << f.FileSize();
+    EXPECT_LT(ratio, 1.1) << f.estimated_before_finish() << " " << f.FileSize();
   }
 }
 
