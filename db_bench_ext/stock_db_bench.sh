@@ -174,10 +174,11 @@ for fmt in "${fmts[@]}"; do
   sync  # no writeback of the fill under the reads
   used=$(sed -nE 's/^ *table_factory=(.*)/\1/p' "$dir"/OPTIONS-* 2>/dev/null | tail -1)
   bytes[$fmt]=$(cat "$dir"/*.sst | wc -c)
+  nfiles=$(find "$dir" -maxdepth 1 -name '*.sst' | wc -l)
   # A read-only open is the compacted DB only with every file in one level
   # (and max_open_files=-1, which every format here sets).
   levels=$(levels_of "$dir")
-  echo "-- $fmt: table_factory=$used, SST bytes ${bytes[$fmt]}, files in ${levels:-?} level(s)" >&2
+  echo "-- $fmt: table_factory=$used, SST bytes ${bytes[$fmt]} in $nfiles files, in ${levels:-?} level(s)" >&2
   # A factory db_bench could not load leaves BlockBasedTable in its place:
   # numbers measured so would be another format's.
   if [[ $fmt == robinhood && $used != RobinHoodTable ]]; then
