@@ -187,6 +187,34 @@ TEST_F(BoundedBuildTest, SpilledInlineEntriesTakePages) {
          &CrowdedHashes, "paged"});
 }
 
+// Entries of 65 bytes whole, 60 without the 5 bytes their keys share: in
+// key order they fit the default slot limit, spilled or not.
+TEST_F(BoundedBuildTest, SpilledInlineEntriesWithoutTheirPrefix) {
+  Check({"inline-key-prefix", Puts(300000, false, 56, 21), {}, kNoCompression,
+         &KeyHash, "inline"});
+}
+
+// The same width, keys that crowd (half of them in 1/7000th of their
+// range): key order is refused, and hash order's whole keys would pass
+// the limit, so the spilled entries take pages.
+TEST_F(BoundedBuildTest, SpilledEntriesThatFitOnlyWithoutTheirPrefixTakePages) {
+  std::vector<uint64_t> keys;
+  for (uint64_t i = 0; i < 150000; ++i) keys.push_back(i);
+  for (uint64_t i = 1; i <= 150000; ++i) {
+    keys.push_back(i * ((uint64_t{1} << 30) / 150001));
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  std::mt19937_64 rng(22);
+  Entries e;
+  for (uint64_t k : keys) {
+    std::string v(56, '\0');
+    for (auto& c : v) c = static_cast<char>('a' + rng() % 26);
+    e.emplace_back(IKey(BigEndian(k), 0, kTypeValue), v);
+  }
+  Check({"prefix-crowded-to-paged", e, {}, kNoCompression, &KeyHash, "paged"});
+}
+
 // A file that would take hash order past inline_hash_order_limit takes
 // pages, from the temporary file its entries spilled to.
 TEST_F(BoundedBuildTest, SpilledInlineEntriesPastTheHashOrderLimitTakePages) {
