@@ -615,6 +615,50 @@ TEST_P(RobinHoodDBTest, CompactionsSplitOurFilesAcrossThreads) {
   VERIFY("after a compaction in four runs");
 }
 
+// A compaction ends an output file where the builder's estimate reaches
+// target_file_size_base: the estimate must be of the file as it will be
+// written (for inline files in key order, slots without the keys' shared
+// prefix and no order array), or every output comes out short.
+TEST_P(RobinHoodDBTest, CompactionOutputsReachTheirTargetSize) {
+  Close();
+  const uint64_t target = 64 << 10;
+  options_.target_file_size_base = target;
+  ASSERT_OK(Open());
+  const int n = 50000;
+  for (int i = 0; i < n; i++) {
+    std::string k(8, '\0');
+    for (int b = 0; b < 8; ++b) k[b] = static_cast<char>((uint64_t(i) * 3) >> (56 - 8 * b));
+    Put(k, std::to_string(i % 10000));
+  }
+  Flush();
+  Compact();
+  std::vector<LiveFileMetaData> files = Files();
+  ASSERT_GE(files.size(), 3u);
+  std::sort(files.begin(), files.end(),
+            [](const LiveFileMetaData& a, const LiveFileMetaData& b) {
+              return a.smallestkey < b.smallestkey;
+            });
+  TablePropertiesCollection props;
+  ASSERT_OK(db_->GetPropertiesOfAllTables(&props));
+  for (size_t i = 0; i + 1 < files.size(); ++i) {
+    const LiveFileMetaData& f = files[i];
+    std::string layout = "?";
+    for (const auto& p : props) {
+      if (p.first.size() >= f.name.size() &&
+          p.first.compare(p.first.size() - f.name.size(), f.name.size(),
+                          f.name) == 0) {
+        layout = p.second->user_collected_properties.at(
+            RobinHoodTablePropertyNames::kLayout);
+      }
+    }
+    SCOPED_TRACE(f.name + " (" + layout + ")");
+    EXPECT_GE(f.size, target * 8 / 10);
+    EXPECT_LE(f.size, target * 5 / 4);
+  }
+  ExpectOurTables();
+  VERIFY("outputs at their target size");
+}
+
 TEST_P(RobinHoodDBTest, RandomOpsWithAutoCompaction) {
   // Small memtables and eager compaction, so RocksDB flushes and compacts on
   // its own while we write and read.
