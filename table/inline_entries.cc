@@ -47,7 +47,8 @@ bool OrderLess(const char* a, const char* b) {
 
 uint32_t InlineEntryBuffer::SharedWithAll(const Slice& key) const {
   if (count_ == 0) return static_cast<uint32_t>(key.size());
-  if (key.size() >= prefix_ && memcmp(key.data(), first_key_.data(), prefix_) == 0) {
+  if (key.size() >= prefix_ &&
+      memcmp(key.data(), first_key_.data(), prefix_) == 0) {
     return prefix_;
   }
   const uint32_t most = std::min<uint32_t>(prefix_, key.size());

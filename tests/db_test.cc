@@ -627,7 +627,9 @@ TEST_P(RobinHoodDBTest, CompactionOutputsReachTheirTargetSize) {
   const int n = 50000;
   for (int i = 0; i < n; i++) {
     std::string k(8, '\0');
-    for (int b = 0; b < 8; ++b) k[b] = static_cast<char>((uint64_t(i) * 3) >> (56 - 8 * b));
+    for (int b = 0; b < 8; ++b) {
+      k[b] = static_cast<char>((uint64_t(i) * 3) >> (56 - 8 * b));
+    }
     Put(k, std::to_string(i % 10000));
   }
   Flush();

@@ -2265,7 +2265,9 @@ TEST(TableTest, SlotLimitHoldsForTheSlotAsWritten) {
   };
   std::vector<Case> cases;
   std::vector<std::string> even;
-  for (uint64_t i = 0; i < 6000; ++i) even.push_back(key_of(i * 0x9e3779b97f4a7));
+  for (uint64_t i = 0; i < 6000; ++i) {
+    even.push_back(key_of(i * 0x9e3779b97f4a7));
+  }
   cases.push_back({"even keys in key order", even, true, "inline"});
   cases.push_back({"even keys, key order off", even, false, "paged"});
   // Half the keys in one small part of the range: key order is refused,
@@ -2291,7 +2293,8 @@ TEST(TableTest, SlotLimitHoldsForTheSlotAsWritten) {
       m.queries.push_back(
           Query{c.keys[i], kMaxSequenceNumber, GetContext::kFound, v});
     }
-    for (const std::string& k : {prefix, key_of(3) + "z", std::string("tenant/")}) {
+    for (const std::string& k :
+         {prefix, key_of(3) + "z", std::string("tenant/")}) {
       if (std::binary_search(c.keys.begin(), c.keys.end(), k)) continue;
       m.queries.push_back(
           Query{k, kMaxSequenceNumber, GetContext::kNotFound, ""});
@@ -2328,7 +2331,9 @@ TEST(TableTest, EstimatedSizeFollowsTheLayoutToCome) {
   Entries entries;
   for (uint64_t i = 0; i < 50000; ++i) {
     std::string k;
-    for (int b = 7; b >= 0; --b) k.push_back(static_cast<char>((i * 7) >> (8 * b)));
+    for (int b = 7; b >= 0; --b) {
+      k.push_back(static_cast<char>((i * 7) >> (8 * b)));
+    }
     entries.emplace_back(IKey(k, 0, kTypeValue), "vvvv");
   }
   for (bool key_order : {true, false}) {

@@ -61,8 +61,8 @@ struct RobinHoodTableOptions {
   // `inline_slot_limit` bytes (1 + longest key + longest value, plus a
   // length byte for each that varies; slots in key order leave out the
   // prefix every key of the file shares) keeps its entries in the hash
-  // table's slots, so a lookup reads one run of adjacent slots and no log. Other
-  // files keep the log layout. 0 turns the inline layout off. The default
+  // table's slots, so a lookup reads one run of adjacent slots and no log.
+  // Other files keep the log layout. 0 turns the inline layout off. The default
   // keeps a slot within a cache line. Valid range: 0 or
   // [kMinInlineSlotLimit, kMaxInlineSlotLimit].
   uint32_t inline_slot_limit = 64;
