@@ -51,6 +51,8 @@ class InlineEntryBuffer {
   InlineEntryBuffer(uint32_t slot_limit, bool elide_prefix)
       : slot_limit_(slot_limit), elide_prefix_(elide_prefix) {}
 
+  // Whether key order is to be planned first (the `elide_prefix` given).
+  bool plans_key_order() const { return elide_prefix_; }
   // Whether one more entry keeps the file inline.
   bool Fits(const Slice& key, size_t value_size) const;
   // Whether the entries fit the limit in slots of whole keys.

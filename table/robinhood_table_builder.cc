@@ -286,8 +286,7 @@ Status RobinHoodTableBuilder::Finish() {
     // order first: where it places the entries as well as a hash, it
     // saves the order array and makes Seek one probe.
     const double load = options_.inline_load_factor;
-    const bool key_order =
-        options_.inline_key_order && IsBytewise(ucmp_) && inline_->size() > 0;
+    const bool key_order = inline_->plans_key_order() && inline_->size() > 0;
     // Planning in memory takes 12 bytes an entry for the hash order and
     // up to 5 for the order array, on top of the entries.
     if (spill_dir_ != nullptr && !inline_->spilled() &&
